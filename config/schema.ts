@@ -1,0 +1,99 @@
+import Joi from 'joi';
+
+export const LOG_LEVELS = ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface SearchConfig {
+  defaultLimit: number;
+  maxLimit: number;
+  maxQueryLength: number;
+  maxInItems: number;
+  maxQDepth: number;
+  maxQNodes: number;
+  maxValueLength: number;
+}
+
+export interface VaultConfig {
+  url: string | null;
+  token: string | null;
+  tokenFile: string | null;
+  endpoint: string;
+  timeoutMs: number;
+}
+
+// Hand-written rather than derived from the joi schema so that other modules
+// read a plain, documented type; the test suite checks both stay in step.
+export interface AppConfig {
+  port: number;
+  core: { port: number; url: string };
+  dataDir: string;
+  mongoUrl: string | null;
+  platform: { release: string };
+  admin: { username: string; password: string | null };
+  auth: { logoutTime: number };
+  log: { level: LogLevel };
+  http: { bodyLimit: string };
+  search: SearchConfig;
+  vault: VaultConfig;
+}
+
+// Messages never echo the offending value: after $VAULT_ resolution the value
+// may be a secret, and the same schema validates it.
+const port = () => Joi.number().integer().min(0).max(65535);
+const count = () => Joi.number().integer().min(1);
+const httpUrl = () =>
+  Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .messages({ 'string.uri': 'must be an http:// or https:// URL', 'string.uriCustomScheme': 'must be an http:// or https:// URL' });
+
+export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
+  port: port(),
+  core: Joi.object({ port: port(), url: httpUrl() }),
+  dataDir: Joi.string(),
+  // The driver accepts host lists ("a:1,b:2") that joi's URI rule rejects, so
+  // only the scheme is checked here and the driver reports the rest.
+  mongoUrl: Joi.string()
+    .pattern(/^mongodb(\+srv)?:\/\/\S+$/)
+    .allow(null)
+    .messages({ 'string.pattern.base': 'must be a mongodb:// or mongodb+srv:// URL' }),
+  platform: Joi.object({
+    release: Joi.string()
+      .pattern(/^\d{4}\.\d+$/)
+      .messages({ 'string.pattern.base': 'must be a release like 2022.1 (year.number)' }),
+  }),
+  admin: Joi.object({ username: Joi.string(), password: Joi.string().allow(null) }),
+  auth: Joi.object({ logoutTime: count() }),
+  log: Joi.object({
+    level: Joi.string()
+      .valid(...LOG_LEVELS)
+      .messages({ 'any.only': `must be one of ${LOG_LEVELS.join(', ')}` }),
+  }),
+  http: Joi.object({
+    bodyLimit: Joi.string()
+      .pattern(/^\d+(\.\d+)?\s*(b|kb|mb|gb)$/i)
+      .messages({ 'string.pattern.base': 'must be a size like 512kb or 1mb' }),
+  }),
+  search: Joi.object({
+    defaultLimit: count()
+      .max(Joi.ref('maxLimit'))
+      .messages({ 'number.max': 'must not exceed search.maxLimit' }),
+    maxLimit: count(),
+    maxQueryLength: count(),
+    maxInItems: count(),
+    maxQDepth: count(),
+    maxQNodes: count(),
+    maxValueLength: count(),
+  }),
+  vault: Joi.object({
+    url: httpUrl().allow(null),
+    token: Joi.string().allow(null),
+    tokenFile: Joi.string().allow(null),
+    endpoint: Joi.string()
+      .pattern(/^[^/].*[^/]$|^[^/]$/)
+      .messages({ 'string.pattern.base': 'must be a mount path like secret/data, without leading or trailing /' }),
+    timeoutMs: Joi.number().integer().min(1).max(600_000),
+  }),
+})
+  // Every key is required: config/default.json is the single place defaults
+  // live, so a missing key there is a packaging bug worth stopping for.
+  .prefs({ presence: 'required' });
