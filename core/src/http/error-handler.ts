@@ -1,0 +1,57 @@
+/**
+ * The one place errors become HTTP. Each surface answers in its own shape:
+ * the operations-manager envelope `{message, data: null, metadata}` (details
+ * of validation failures in `metadata.errors`), or `{message, code, details}`
+ * elsewhere. The stable code is also sent as `X-Error-Code` so envelope
+ * clients can branch on it. 5xx internals are logged, never shown.
+ */
+import type { Context, Middleware } from 'koa';
+import { AppError, toAppError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { RequestState } from './request-context.ts';
+import type { Surface } from './route.ts';
+
+export interface SurfaceState {
+  surface?: Surface;
+}
+
+function surfaceOf(ctx: Context): Surface {
+  const declared = (ctx.state as SurfaceState).surface;
+  if (declared) return declared;
+  return ctx.path === '/operations-manager' || ctx.path.startsWith('/operations-manager/') ? 'operations-manager' : 'plain';
+}
+
+export function renderError(surface: Surface, err: AppError): unknown {
+  if (surface === 'operations-manager') {
+    return { message: err.message, data: null, metadata: err.details.length > 0 ? { errors: err.details } : {} };
+  }
+  return { message: err.message, code: err.code, details: err.details };
+}
+
+/** A body that could not be read is the client's mistake: too large, or not valid JSON. */
+export function bodyError(err: Error): AppError {
+  const status = (err as { status?: unknown }).status;
+  if (status === 413) return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+  if (status === 415) return new AppError(415, 'BAD_REQUEST', 'Unsupported request body type');
+  // V8 and bourne messages name only a position or the forbidden key, never other input.
+  return new AppError(400, 'INVALID_JSON', `Request body could not be read: ${err.message}`);
+}
+
+export function errorHandler(logger: Logger): Middleware {
+  return async function errorHandlerMiddleware(ctx, next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) {
+        throw new AppError(404, 'NOT_FOUND', `No operation at ${ctx.method} ${ctx.path}`);
+      }
+    } catch (thrown) {
+      const err = toAppError(thrown);
+      const log = (ctx.state as Partial<RequestState>).logger ?? logger;
+      if (!err.expose) log.error('request failed', { code: err.code, error: err.cause instanceof Error ? err.cause.stack : String(err.cause ?? err.message) });
+      ctx.status = err.status;
+      ctx.set('X-Error-Code', err.code);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = renderError(surfaceOf(ctx), err);
+    }
+  };
+}

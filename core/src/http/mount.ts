@@ -1,0 +1,56 @@
+/**
+ * Mounts a table of route records on a router: validates each declared input,
+ * refuses undeclared ones, and calls the handler with typed input.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { ValidationError } from '../errors.ts';
+import { splitQueryString } from '../search/query-string.ts';
+import type { RequestState } from './request-context.ts';
+import type { SurfaceState } from './error-handler.ts';
+import type { AnyRoute } from './route.ts';
+
+/** Parameters any route accepts: the credential ones, read by authentication. */
+const ALWAYS_ALLOWED = new Set(['token']);
+
+function checkNoQuery(queryString: string): Record<string, never> {
+  const extra = splitQueryString(queryString).filter((p) => !ALWAYS_ALLOWED.has(p.name));
+  if (extra.length > 0) {
+    const details = extra.map((p) => ({ parameter: p.name, message: 'is not a parameter of this operation' }));
+    throw new ValidationError(`Invalid query: ${details.map((d) => d.parameter).join(', ')} not accepted`, details);
+  }
+  return {};
+}
+
+function isEmptyBody(body: unknown): boolean {
+  return body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0);
+}
+
+export function mountRoutes(routes: readonly AnyRoute[]): Router {
+  const router = new Router();
+  for (const route of routes) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](route.path, async (ctx: Context) => {
+      (ctx.state as SurfaceState).surface = route.surface;
+      const rawBody = (ctx.request as { body?: unknown }).body;
+      const params = route.input.params ? route.input.params.validate({ ...ctx.params }) : {};
+      const query = route.input.query ? route.input.query.validate(ctx.querystring) : checkNoQuery(ctx.querystring);
+      let body: unknown;
+      if (route.input.body) body = route.input.body.validate(rawBody ?? {});
+      else if (!isEmptyBody(rawBody)) {
+        throw new ValidationError('This operation takes no request body', [{ parameter: 'body', message: 'must be empty' }]);
+      }
+      const state = ctx.state as RequestState;
+      const result = await route.handle({ params, query, body }, { requestId: state.requestId, logger: state.logger, koa: ctx });
+      ctx.status = result.status ?? 200;
+      // CASE: a bare string answer (a login token, a legacy message) is still JSON.
+      if (typeof result.body === 'string') {
+        ctx.type = 'application/json';
+        ctx.body = JSON.stringify(result.body);
+      } else {
+        ctx.body = result.body;
+      }
+    });
+  }
+  return router;
+}

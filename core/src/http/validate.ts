@@ -1,0 +1,58 @@
+/**
+ * Validators for route inputs: joi schemas for params, bodies and simple
+ * query strings. Failures become a ValidationError listing every problem with
+ * the input it was found in (`body.jobIds[3]`).
+ */
+import type Joi from 'joi';
+import { ValidationError } from '../errors.ts';
+import type { ErrorDetail } from '../errors.ts';
+import { decodeComponent, QueryStringError, splitQueryString } from '../search/query-string.ts';
+import type { Validator } from './route.ts';
+
+function details(where: string, error: Joi.ValidationError): ErrorDetail[] {
+  return error.details.map((d) => {
+    const path = d.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+    return { parameter: `${where}${path}`, message: d.message.replace(/^"[^"]*" /, '') };
+  });
+}
+
+function run<T>(schema: Joi.Schema<T>, where: string, raw: unknown): T {
+  const { value, error } = schema.validate(raw, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+  if (error) {
+    const list = details(where, error);
+    throw new ValidationError(`Invalid ${where}: ${list.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, list);
+  }
+  return value;
+}
+
+export function joiParams<T>(schema: Joi.Schema<T>): Validator<Record<string, string>, T> {
+  return { validate: (raw) => run(schema, 'params', raw) };
+}
+
+export function joiBody<T>(schema: Joi.Schema<T>): Validator<unknown, T> {
+  return { validate: (raw) => run(schema, 'body', raw) };
+}
+
+/**
+ * A query string read into a plain object (no prototype: `__proto__=x` is just
+ * a key) and checked by a joi object schema. A repeated parameter is refused.
+ */
+export function joiQuery<T>(schema: Joi.Schema<T>): Validator<string, T> {
+  return {
+    validate: (queryString) => {
+      const out: Record<string, string> = Object.create(null) as Record<string, string>;
+      const problems: ErrorDetail[] = [];
+      try {
+        for (const p of splitQueryString(queryString)) {
+          if (p.name in out) problems.push({ parameter: p.name, message: 'is given more than once' });
+          else out[p.name] = decodeComponent(p.raw, p.name);
+        }
+      } catch (err) {
+        if (!(err instanceof QueryStringError)) throw err;
+        problems.push({ parameter: err.parameter, message: err.message });
+      }
+      if (problems.length > 0) throw new ValidationError(`Invalid query: ${problems.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, problems);
+      return run(schema, 'query', { ...out });
+    },
+  };
+}

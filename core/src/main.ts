@@ -1,0 +1,29 @@
+/**
+ * Starts the core service: config, logger, store, HTTP. Stops cleanly on
+ * SIGINT/SIGTERM so the store is closed and nothing acknowledged is lost.
+ */
+import { loadConfig } from '../../config/load.ts';
+import { createCoreApp } from './app.ts';
+import { createLogger } from './logger.ts';
+import { openStore } from './store/open.ts';
+
+const config = await loadConfig();
+const logger = createLogger({ level: config.log.level, service: 'core' });
+const store = await openStore(config);
+const app = createCoreApp({ store, config, logger });
+const server = app.listen(config.core.port, '0.0.0.0', () => {
+  logger.info(`core listening on port ${config.core.port} (store: ${store.kind})`);
+});
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info(`core stopping (${signal})`);
+  server.close();
+  server.closeIdleConnections();
+  await store.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,70 @@
+/**
+ * Search and read routes of the operations manager: `GET /jobs`, `GET /tasks`,
+ * `GET /jobs/:id` (also written `/job/:id`) and `GET /tasks/:id`.
+ */
+import Joi from 'joi';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiParams } from '../http/validate.ts';
+import { jobs, tasks } from '../search/fields.ts';
+import type { DocType } from '../search/fields.ts';
+import { parseReadOptions, parseSearch } from '../search/parse-search.ts';
+import type { ReadOptions, SearchLimits, SearchRequest } from '../search/parse-search.ts';
+import type { SearchService } from './search-service.ts';
+
+export const OM = 'OperationsManager';
+/** Roles that read jobs and tasks on the real platform. */
+export const READ_ROLES = ['admin', 'apiread', 'apiwrite', 'engineering', 'operations', 'support'] as const;
+
+const objectIdParam = Joi.object({
+  id: Joi.string().pattern(/^[0-9a-fA-F]{24}$/).lowercase().required().messages({ 'string.pattern.base': 'must be a job id of exactly 24 hexadecimal characters' }),
+});
+const uuidParam = Joi.object({
+  id: Joi.string().guid().lowercase().required().messages({ 'string.guid': 'must be a task id (a UUID)' }),
+});
+
+export function searchRoutes(service: SearchService, limits: SearchLimits): AnyRoute[] {
+  const searchRoute = (type: DocType, name: string) =>
+    defineRoute<Record<string, never>, SearchRequest, undefined>({
+      method: 'GET',
+      path: `/operations-manager/${type.name}`,
+      name,
+      provenance: OM,
+      roles: READ_ROLES,
+      surface: 'operations-manager',
+      description: `Search ${type.name} with the query-parameter search language`,
+      input: { query: { validate: (qs) => parseSearch(type, qs, limits) } },
+      async handle({ query }) {
+        const { docs, metadata } = await service.search(query);
+        return { body: { message: 'Successfully retrieved items', data: docs, metadata } };
+      },
+    });
+
+  const readRoute = (type: DocType, path: string, name: string) =>
+    defineRoute<{ id: string }, ReadOptions, undefined>({
+      method: 'GET',
+      path,
+      name,
+      provenance: OM,
+      roles: READ_ROLES,
+      surface: 'operations-manager',
+      description: `Read one ${type.name === 'jobs' ? 'job' : 'task'} with optional projection and dereference`,
+      input: {
+        params: joiParams(type === jobs ? objectIdParam : uuidParam),
+        query: { validate: (qs) => parseReadOptions(type, qs, limits) },
+      },
+      async handle({ params, query }) {
+        const doc = await service.read(type, params.id, query);
+        return { body: { message: 'Successfully retrieved item', data: doc, metadata: {} } };
+      },
+    });
+
+  return [
+    searchRoute(jobs, 'getJobs'),
+    searchRoute(tasks, 'getTasks'),
+    readRoute(jobs, '/operations-manager/jobs/:id', 'getJob'),
+    // The interface writes the singular form for output and shallow reads.
+    readRoute(jobs, '/operations-manager/job/:id', 'getJob'),
+    readRoute(tasks, '/operations-manager/tasks/:id', 'getTask'),
+  ];
+}

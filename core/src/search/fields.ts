@@ -1,0 +1,171 @@
+/**
+ * Field registry: for each searchable document type, the fields a search may
+ * name, their value type, whether they hold arrays, and whether they sort.
+ * Everything the search language does with a field is decided here, so the
+ * parser, both store compilers and the projection rules agree by construction.
+ */
+
+export type ScalarType = 'string' | 'number' | 'boolean' | 'date' | 'objectId' | 'uuid';
+
+/**
+ * How a date field is stored. The real platform keeps `metrics.*_time` as
+ * epoch milliseconds and `created`/`last_updated` as ISO-8601 strings; we keep
+ * both forms so exported documents load unchanged. ISO strings are always
+ * written as `Date#toISOString()` (UTC, milliseconds), so they order correctly
+ * as text in both stores.
+ */
+export type DateEncoding = 'epochMs' | 'isoString';
+
+export interface FieldDef {
+  /** Dotted path inside the document, e.g. `metrics.start_time`. */
+  readonly path: string;
+  readonly type: ScalarType;
+  /** The field holds an array of `type`; a condition matches when any element does. */
+  readonly array: boolean;
+  readonly dateEncoding: DateEncoding | null;
+  /** May be named by `sort`. Only indexed fields sort, so a sort never scans. */
+  readonly sortable: boolean;
+  /** `contains` on this field is text search (jobs' description). */
+  readonly textSearch: boolean;
+}
+
+export type DocTypeName = 'jobs' | 'tasks';
+
+export interface DocType {
+  readonly name: DocTypeName;
+  /** Collection in the store. */
+  readonly collection: DocTypeName;
+  readonly fields: ReadonlyMap<string, FieldDef>;
+  /** Top-level properties a projection may name besides the registered fields. */
+  readonly properties: ReadonlySet<string>;
+  readonly dereferences: ReadonlySet<string>;
+  /** Stored properties returned only when dereferenced (the job's `output`). */
+  readonly dereferenceOnly: ReadonlySet<string>;
+  readonly defaultSort: string;
+}
+
+interface FieldOptions {
+  array?: boolean;
+  sortable?: boolean;
+  textSearch?: boolean;
+  dateEncoding?: DateEncoding;
+}
+
+function field(path: string, type: ScalarType, options: FieldOptions = {}): FieldDef {
+  if (type === 'date' && !options.dateEncoding) throw new Error(`date field ${path} needs a dateEncoding`);
+  return Object.freeze({
+    path,
+    type,
+    array: options.array ?? false,
+    dateEncoding: options.dateEncoding ?? null,
+    sortable: options.sortable ?? false,
+    textSearch: options.textSearch ?? false,
+  });
+}
+
+function registry(defs: FieldDef[]): ReadonlyMap<string, FieldDef> {
+  return new Map(defs.map((d) => [d.path, d]));
+}
+
+const epoch = { dateEncoding: 'epochMs' } as const;
+const iso = { dateEncoding: 'isoString' } as const;
+
+export const jobs: DocType = Object.freeze({
+  name: 'jobs',
+  collection: 'jobs',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'objectId', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('description', 'string', { textSearch: true }),
+    field('type', 'string'),
+    field('status', 'string', { sortable: true }),
+    field('metrics.start_time', 'date', { ...epoch, sortable: true }),
+    field('metrics.end_time', 'date', epoch),
+    field('metrics.progress', 'number'),
+    field('metrics.user', 'string'),
+    field('created', 'date', iso),
+    field('created_by', 'string'),
+    field('last_updated', 'date', { ...iso, sortable: true }),
+    field('last_updated_by', 'string'),
+    field('groups', 'string', { array: true }),
+    field('watchers', 'string', { array: true }),
+    field('ancestors', 'objectId', { array: true }),
+  ]),
+  properties: new Set([
+    '_id', 'name', 'description', 'type', 'tasks', 'transitions', 'status', 'variables', 'watchers',
+    'groups', 'ancestors', 'metrics', 'created', 'created_by', 'last_updated', 'last_updated_by',
+    'error', 'output', 'decorators', 'workflow',
+  ]),
+  dereferences: new Set(['groups', 'tasks', 'output', 'accounts.metrics.user']),
+  dereferenceOnly: new Set(['output']),
+});
+
+export const tasks: DocType = Object.freeze({
+  name: 'tasks',
+  collection: 'tasks',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'uuid', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('summary', 'string'),
+    field('description', 'string'),
+    field('location', 'string'),
+    field('app', 'string'),
+    field('type', 'string'),
+    field('status', 'string', { sortable: true }),
+    field('view', 'string'),
+    field('job._id', 'objectId'),
+    field('job.task', 'string'),
+    field('job.name', 'string'),
+    field('job.description', 'string'),
+    field('job.ancestors', 'objectId', { array: true }),
+    field('groups', 'string', { array: true }),
+    field('last_updated', 'date', { ...iso, sortable: true }),
+    field('metrics.start_time', 'date', { ...epoch, sortable: true }),
+    field('metrics.end_time', 'date', epoch),
+    field('metrics.claim_time', 'date', epoch),
+    field('metrics.run_time', 'number'),
+    field('metrics.user', 'string'),
+    field('metrics.owner', 'string'),
+    field('metrics.finish_state', 'string'),
+    field('deprecated', 'boolean'),
+    field('scheduled', 'boolean'),
+  ]),
+  properties: new Set([
+    '_id', 'name', 'summary', 'description', 'location', 'app', 'type', 'view', 'status', 'variables',
+    'job', 'groups', 'incomingRefs', 'last_updated', 'encodingVersion', 'metrics', 'iterations',
+    'deprecated', 'scheduled', 'retrySettings', 'childJobs',
+  ]),
+  dereferences: new Set(['job']),
+  dereferenceOnly: new Set<string>(),
+});
+
+export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks });
+
+const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** True for a well-formed dotted path; keys such as `$where` or `__proto__.x` never are. */
+export function isWellFormedPath(path: string): boolean {
+  return path.length <= 200 && PATH.test(path) && !path.split('.').some(isForbiddenKey);
+}
+
+/** Keys that reach prototypes or BSON internals; never valid anywhere in a search. */
+export function isForbiddenKey(key: string): boolean {
+  return key === '__proto__' || key === 'constructor' || key === 'prototype' || key === '_bsontype' || key.startsWith('$');
+}
+
+/**
+ * A projection may name a top-level property, a registered field, a prefix of
+ * one (`metrics`), or a path below an open-ended property (`variables.x`).
+ */
+export function isProjectable(type: DocType, path: string): boolean {
+  if (!isWellFormedPath(path)) return false;
+  const [head] = path.split('.');
+  if (!type.properties.has(head!)) return false;
+  if (!path.includes('.')) return true;
+  if (type.fields.has(path)) return true;
+  for (const f of type.fields.keys()) if (f.startsWith(`${path}.`)) return true;
+  // Free-form sub-documents: any path below them is a valid projection.
+  return head === 'variables' || head === 'tasks' || head === 'transitions' || head === 'output';
+}

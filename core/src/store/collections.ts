@@ -1,0 +1,81 @@
+/**
+ * The collections the core knows and the indexes declared for each. Both
+ * stores build exactly these; `GET /indexes/:collection/status` compares
+ * what exists against them. A sortable search field's index ends with `_id`
+ * so that the tie-breaking sort key is served by the same index.
+ */
+import { docTypes } from '../search/fields.ts';
+import type { DocType } from '../search/fields.ts';
+import type { IndexDescription } from './types.ts';
+
+export const COLLECTION_NAMES = [
+  'jobs', 'tasks', 'accounts', 'groups', 'roles', 'workflows', 'transformations',
+  'automations', 'triggers', 'catalog_store', 'forms', 'adapters',
+] as const;
+export type CollectionName = (typeof COLLECTION_NAMES)[number];
+
+export function isCollectionName(name: string): name is CollectionName {
+  return (COLLECTION_NAMES as readonly string[]).includes(name);
+}
+
+export interface CollectionSpec {
+  readonly name: CollectionName;
+  /** The search registry, for jobs and tasks. */
+  readonly docType: DocType | null;
+  readonly indexes: readonly IndexDescription[];
+}
+
+type KeyPart = [path: string, direction: 1 | -1 | 'text'];
+
+/** Index names follow the MongoDB convention (`field_1_other_-1`). */
+function index(parts: KeyPart[], unique = false): IndexDescription {
+  const key: Record<string, 1 | -1 | 'text'> = {};
+  for (const [path, dir] of parts) key[path] = dir;
+  const name = parts.map(([path, dir]) => `${path}_${dir}`).join('_');
+  return unique ? { name, key, unique } : { name, key };
+}
+
+const specs: Record<CollectionName, CollectionSpec> = {
+  jobs: {
+    name: 'jobs',
+    docType: docTypes.jobs,
+    indexes: [
+      index([['name', 1], ['_id', 1]]),
+      index([['status', 1], ['name', 1], ['_id', 1]]),
+      index([['metrics.start_time', -1], ['_id', -1]]),
+      index([['status', 1], ['metrics.start_time', -1], ['_id', -1]]),
+      index([['last_updated', -1], ['_id', -1]]),
+      index([['description', 'text']]),
+    ],
+  },
+  tasks: {
+    name: 'tasks',
+    docType: docTypes.tasks,
+    indexes: [
+      index([['job._id', 1]]),
+      index([['name', 1], ['_id', 1]]),
+      index([['status', 1], ['name', 1], ['_id', 1]]),
+      index([['metrics.start_time', -1], ['_id', -1]]),
+      index([['last_updated', -1], ['_id', -1]]),
+    ],
+  },
+  accounts: { name: 'accounts', docType: null, indexes: [index([['username', 1], ['provenance', 1]], true)] },
+  groups: { name: 'groups', docType: null, indexes: [index([['name', 1], ['provenance', 1]], true)] },
+  roles: { name: 'roles', docType: null, indexes: [index([['provenance', 1], ['name', 1]], true)] },
+  workflows: { name: 'workflows', docType: null, indexes: [index([['name', 1]], true)] },
+  transformations: { name: 'transformations', docType: null, indexes: [index([['name', 1]], true)] },
+  automations: { name: 'automations', docType: null, indexes: [index([['name', 1]], true), index([['nextRunAt', 1]])] },
+  triggers: { name: 'triggers', docType: null, indexes: [index([['actionId', 1]]), index([['name', 1]])] },
+  catalog_store: { name: 'catalog_store', docType: null, indexes: [index([['name', 1]], true)] },
+  forms: { name: 'forms', docType: null, indexes: [index([['name', 1]], true)] },
+  adapters: { name: 'adapters', docType: null, indexes: [index([['name', 1]], true)] },
+};
+
+export function collectionSpec(name: CollectionName): CollectionSpec {
+  return specs[name];
+}
+
+/** Key parts of an index, in order. */
+export function keyParts(ix: IndexDescription): Array<[string, 1 | -1 | 'text']> {
+  return Object.entries(ix.key);
+}

@@ -1,0 +1,19 @@
+/**
+ * Chooses the store from the config: MongoDB when `mongoUrl` is set,
+ * otherwise the embedded SQLite file under `dataDir`.
+ */
+import type { Store } from './types.ts';
+import { SqliteStore } from './sqlite/store.ts';
+
+export interface StoreConfig {
+  readonly dataDir: string;
+  readonly mongoUrl: string | null;
+}
+
+export async function openStore(config: StoreConfig): Promise<Store> {
+  if (config.mongoUrl) {
+    const { MongoStore } = await import('./mongo/store.ts');
+    return MongoStore.connect(config.mongoUrl);
+  }
+  return SqliteStore.open({ dataDir: config.dataDir });
+}

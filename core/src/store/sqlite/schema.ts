@@ -1,0 +1,80 @@
+/**
+ * Table layout of the embedded store: one table per collection holding each
+ * document as JSONB, plus virtual generated columns (see columns.ts) that the
+ * declared indexes are built on. Text indexes are FTS5 tables kept in step by
+ * triggers.
+ */
+import type { Database } from 'better-sqlite3';
+import type { CollectionSpec } from '../collections.ts';
+import { keyParts } from '../collections.ts';
+import type { IndexDescription } from '../types.ts';
+import { columnName, ftsTable, generatedPaths, jsonPath, quoteIdent } from './columns.ts';
+
+export function createTable(db: Database, spec: CollectionSpec): boolean {
+  const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(spec.name) !== undefined;
+  if (exists) return false;
+  const columns = generatedPaths(spec).map(
+    (path) => `${quoteIdent(columnName(path))} GENERATED ALWAYS AS (json_extract(doc, '${jsonPath(path)}')) VIRTUAL`,
+  );
+  db.exec(`CREATE TABLE ${quoteIdent(spec.name)} (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    doc BLOB NOT NULL${columns.map((c) => `,\n    ${c}`).join('')}
+  )`);
+  return true;
+}
+
+/** SQLite index names are global, so each carries its collection. */
+export function sqliteIndexName(collection: string, ix: IndexDescription): string {
+  return `${collection}.${ix.name}`;
+}
+
+export function createIndex(db: Database, collection: string, ix: IndexDescription): void {
+  const parts = keyParts(ix);
+  const text = parts.find(([, dir]) => dir === 'text');
+  if (text) {
+    createTextIndex(db, collection, text[0]);
+    return;
+  }
+  const cols = parts.map(([path, dir]) => `${quoteIdent(columnName(path))}${dir === -1 ? ' DESC' : ''}`).join(', ');
+  db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quoteIdent(sqliteIndexName(collection, ix))} ON ${quoteIdent(collection)} (${cols})`);
+}
+
+export function dropIndex(db: Database, sqliteName: string): void {
+  db.exec(`DROP INDEX IF EXISTS ${quoteIdent(sqliteName)}`);
+}
+
+/** A contentless FTS5 table over one field, filled now and kept current by triggers. */
+function createTextIndex(db: Database, collection: string, path: string): void {
+  const fts = quoteIdent(ftsTable(collection));
+  const table = quoteIdent(collection);
+  const col = quoteIdent(columnName(path));
+  const trigger = (suffix: string): string => quoteIdent(`${collection}__fts_${suffix}`);
+  db.transaction(() => {
+    db.exec(`CREATE VIRTUAL TABLE ${fts} USING fts5(body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`);
+    db.exec(`INSERT INTO ${fts} (rowid, body) SELECT seq, ${col} FROM ${table} WHERE typeof(${col}) = 'text'`);
+    db.exec(`CREATE TRIGGER ${trigger('ai')} AFTER INSERT ON ${table} WHEN typeof(new.${col}) = 'text' BEGIN
+      INSERT INTO ${fts} (rowid, body) VALUES (new.seq, new.${col}); END`);
+    db.exec(`CREATE TRIGGER ${trigger('ad')} AFTER DELETE ON ${table} BEGIN
+      DELETE FROM ${fts} WHERE rowid = old.seq; END`);
+    db.exec(`CREATE TRIGGER ${trigger('au')} AFTER UPDATE OF doc ON ${table} BEGIN
+      DELETE FROM ${fts} WHERE rowid = old.seq;
+      INSERT INTO ${fts} (rowid, body) SELECT new.seq, new.${col} WHERE typeof(new.${col}) = 'text'; END`);
+  })();
+}
+
+export function hasTextIndex(db: Database, collection: string): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(ftsTable(collection)) !== undefined;
+}
+
+/** Secondary indexes on a table as SQLite reports them (automatic unique indexes excluded). */
+export function listIndexes(db: Database, collection: string): Array<{ sqliteName: string; columns: Array<[string, 1 | -1]>; unique: boolean }> {
+  const rows = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`)
+    .all(collection) as Array<{ name: string }>;
+  return rows.map(({ name }) => {
+    const info = db.prepare(`SELECT name, desc, key FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno`).all(name) as Array<{ name: string | null; desc: number }>;
+    const unique = (db.prepare(`SELECT "unique" AS u FROM pragma_index_list(?) WHERE name = ?`).get(collection, name) as { u: number } | undefined)?.u === 1;
+    return { sqliteName: name, columns: info.map((c) => [c.name ?? '?', c.desc ? -1 : 1] as [string, 1 | -1]), unique };
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * The repository interface every store implements. Handlers and services see
+ * only this; whether documents live in SQLite or MongoDB is decided once, at
+ * start, from the config.
+ */
+import type { Condition, SortKey } from '../search/conditions.ts';
+import type { Doc } from '../search/projection.ts';
+import type { CollectionName } from './collections.ts';
+
+export type { Doc };
+
+export interface SearchQuery {
+  readonly where: Condition | null;
+  readonly sort: readonly SortKey[];
+  readonly skip: number;
+  readonly limit: number;
+}
+
+export interface SearchResult {
+  readonly docs: Doc[];
+  /** Exact number of documents the same filter selects, independent of skip and limit. */
+  readonly total: number;
+}
+
+export interface IndexKeyPart {
+  readonly path: string;
+  readonly direction: 1 | -1 | 'text';
+}
+
+export interface IndexDescription {
+  readonly name: string;
+  readonly key: Record<string, 1 | -1 | 'text'>;
+  readonly unique?: boolean;
+}
+
+/** Shape of `GET /indexes/:collection/status`, as the real platform answers it. */
+export interface IndexStatus {
+  readonly missing: IndexDescription[];
+  readonly misnamed: IndexDescription[];
+  readonly external: IndexDescription[];
+  /** True when every declared index exists under its declared name. */
+  readonly indexed: boolean;
+}
+
+export interface DocCollection {
+  readonly name: CollectionName;
+  insertOne(doc: Doc): Promise<void>;
+  /** All or nothing: either every document is stored or none is. */
+  insertMany(docs: readonly Doc[]): Promise<void>;
+  findById(id: string): Promise<Doc | null>;
+  /** Documents with these ids, in no particular order; unknown ids are skipped. */
+  findByIds(ids: readonly string[]): Promise<Doc[]>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  count(where: Condition | null): Promise<number>;
+  /** Replaces the document with the same `_id`; false when there is none. */
+  replaceOne(doc: Doc): Promise<boolean>;
+  deleteOne(id: string): Promise<boolean>;
+  indexStatus(): Promise<IndexStatus>;
+  /** Creates the missing and misnamed declared indexes; answers the status after. */
+  buildIndexes(): Promise<IndexStatus>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'mongodb';
+  collection(name: CollectionName): DocCollection;
+  close(): Promise<void>;
+}
+
+/** A write that would duplicate a unique key (an `_id` or a unique index). */
+export class DuplicateKeyError extends Error {
+  constructor(readonly collection: string, readonly key: string) {
+    super(`${collection}: a document with the same ${key} already exists`);
+  }
+}
