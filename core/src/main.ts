@@ -4,6 +4,7 @@
  */
 import { loadConfig } from '../../config/load.ts';
 import { createCoreApp } from './app.ts';
+import { listen } from './http/listen.ts';
 import { createLogger } from './logger.ts';
 import { openStore } from './store/open.ts';
 
@@ -11,9 +12,8 @@ const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'core' });
 const store = await openStore(config);
 const app = createCoreApp({ store, config, logger });
-const server = app.listen(config.core.port, '0.0.0.0', () => {
-  logger.info(`core listening on port ${config.core.port} (store: ${store.kind})`);
-});
+const server = await listen(app, config.core.port, '0.0.0.0');
+logger.info(`core listening on port ${config.core.port} (store: ${store.kind})`);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

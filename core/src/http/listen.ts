@@ -1,0 +1,24 @@
+/**
+ * Starts an HTTP server for a Koa app. The header limit is raised above the
+ * search's own query-length limit, so an oversized query gets our clear 400
+ * instead of Node's bodiless 431.
+ */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type Koa from 'koa';
+
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+export function listen(app: Koa, port: number, host: string): Promise<Server> {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
+  // Clients on keep-alive connections (the gateway's pool) must see the close first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
