@@ -44,6 +44,8 @@ export function dropIndex(db: Database, sqliteName: string): void {
   db.exec(`DROP INDEX IF EXISTS ${quoteIdent(sqliteName)}`);
 }
 
+const TRIGGER_SUFFIXES = ['ai', 'ad', 'au'] as const;
+
 /** A contentless FTS5 table over one field, filled now and kept current by triggers. */
 function createTextIndex(db: Database, collection: string, path: string): void {
   const fts = quoteIdent(ftsTable(collection));
@@ -51,6 +53,10 @@ function createTextIndex(db: Database, collection: string, path: string): void {
   const col = quoteIdent(columnName(path));
   const trigger = (suffix: string): string => quoteIdent(`${collection}__fts_${suffix}`);
   db.transaction(() => {
+    // Start clean: a half-removed text index (table without triggers, or the
+    // reverse) would otherwise block the rebuild or break every insert.
+    for (const suffix of TRIGGER_SUFFIXES) db.exec(`DROP TRIGGER IF EXISTS ${trigger(suffix)}`);
+    db.exec(`DROP TABLE IF EXISTS ${fts}`);
     db.exec(`CREATE VIRTUAL TABLE ${fts} USING fts5(body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`);
     db.exec(`INSERT INTO ${fts} (rowid, body) SELECT seq, ${col} FROM ${table} WHERE typeof(${col}) = 'text'`);
     db.exec(`CREATE TRIGGER ${trigger('ai')} AFTER INSERT ON ${table} WHEN typeof(new.${col}) = 'text' BEGIN
@@ -63,8 +69,11 @@ function createTextIndex(db: Database, collection: string, path: string): void {
   })();
 }
 
+/** Present only when the FTS table and all three triggers that keep it current exist. */
 export function hasTextIndex(db: Database, collection: string): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(ftsTable(collection)) !== undefined;
+  const names = [ftsTable(collection), ...TRIGGER_SUFFIXES.map((s) => `${collection}__fts_${s}`)];
+  const found = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name IN (SELECT value FROM json_each(?))`).get(JSON.stringify(names)) as { n: number };
+  return found.n === names.length;
 }
 
 /** Secondary indexes on a table as SQLite reports them (automatic unique indexes excluded). */

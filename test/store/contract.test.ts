@@ -1,0 +1,116 @@
+/**
+ * The repository contract both stores must keep. Runs on SQLite always and on
+ * MongoDB when MONGO_URL is set (reported as skipped otherwise).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { jobs as jobType } from '../../core/src/search/fields.ts';
+import { parseSearch } from '../../core/src/search/parse-search.ts';
+import { DuplicateKeyError } from '../../core/src/store/types.ts';
+import type { Store } from '../../core/src/store/types.ts';
+import { jobId, jobs, label } from '../fixtures/search-data.ts';
+import { MONGO_SKIP_REASON, storeFactories } from '../helpers/stores.ts';
+
+const limits = { defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024 };
+
+if (!process.env['MONGO_URL']) console.log(`# ${MONGO_SKIP_REASON}`);
+
+for (const factory of storeFactories()) {
+  describe(`store contract on ${factory.name}`, { skip: factory.skip ?? false }, () => {
+    let store: Store;
+    before(async () => {
+      store = await factory.open();
+    });
+    after(async () => {
+      await store.close();
+    });
+
+    test('insertMany stores every document and findById reads each back unchanged', async () => {
+      await store.collection('jobs').insertMany(jobs);
+      for (const doc of jobs) assert.deepEqual(await store.collection('jobs').findById(doc['_id'] as string), doc);
+      assert.equal(await store.collection('jobs').count(null), jobs.length);
+    });
+
+    test('findByIds returns the known ids and skips the unknown', async () => {
+      const found = await store.collection('jobs').findByIds([jobId(2), 'f'.repeat(24), jobId(4)]);
+      assert.deepEqual(found.map((d) => label(d['_id'])).sort(), ['J2', 'J4']);
+    });
+
+    test('findById of an unknown id is null', async () => {
+      assert.equal(await store.collection('jobs').findById('e'.repeat(24)), null);
+    });
+
+    test('a duplicate _id is refused with DuplicateKeyError and changes nothing', async () => {
+      const copy = { ...jobs[0]!, name: 'changed' };
+      await assert.rejects(store.collection('jobs').insertOne(copy), DuplicateKeyError);
+      assert.equal((await store.collection('jobs').findById(jobId(1)))!['name'], 'Port Turn-Up');
+    });
+
+    test('insertMany with one duplicate stores none of the batch', async () => {
+      const fresh = { ...jobs[0]!, _id: 'd'.repeat(24) };
+      const batch = [fresh, { ...jobs[1]! }];
+      await assert.rejects(store.collection('jobs').insertMany(batch), DuplicateKeyError);
+      assert.equal(await store.collection('jobs').findById('d'.repeat(24)), null);
+      assert.equal(await store.collection('jobs').count(null), jobs.length);
+    });
+
+    test('a unique index refuses a second account with the same username and provenance', async () => {
+      const accounts = store.collection('accounts');
+      await accounts.insertOne({ _id: 'a'.repeat(24), username: 'dup', provenance: 'Local AAA' });
+      await assert.rejects(accounts.insertOne({ _id: 'b'.repeat(24), username: 'dup', provenance: 'Local AAA' }), DuplicateKeyError);
+      await accounts.insertOne({ _id: 'c'.repeat(24), username: 'dup', provenance: 'LDAP' });
+      assert.equal(await accounts.count(null), 2);
+    });
+
+    test('search answers the page in order and the exact total of the same filter', async () => {
+      const req = parseSearch(jobType, 'not-in[status]=complete&sort=metrics.start_time&order=-1&skip=1&limit=2', limits);
+      const result = await store.collection('jobs').search(req);
+      assert.deepEqual(result.docs.map((d) => label(d['_id'])), ['J4', 'J3']);
+      assert.equal(result.total, 4);
+      assert.equal(await store.collection('jobs').count(req.where), 4);
+    });
+
+    test('search past the end answers no documents and the total', async () => {
+      const result = await store.collection('jobs').search(parseSearch(jobType, 'skip=50', limits));
+      assert.deepEqual(result, { docs: [], total: jobs.length });
+    });
+
+    test('text search uses the declared text index', async () => {
+      const result = await store.collection('jobs').search(parseSearch(jobType, 'contains[description]=firewall', limits));
+      assert.deepEqual(result.docs.map((d) => label(d['_id'])), ['J6']);
+    });
+
+    test('replaceOne changes the document and what searches see, including text', async () => {
+      const jobsCol = store.collection('jobs');
+      const doc = { ...(await jobsCol.findById(jobId(6)))!, status: 'error', description: 'Audit routers' };
+      assert.equal(await jobsCol.replaceOne(doc), true);
+      assert.deepEqual(await jobsCol.findById(jobId(6)), doc);
+      const byStatus = await jobsCol.search(parseSearch(jobType, 'equals[status]=error', limits));
+      assert.deepEqual(byStatus.docs.map((d) => label(d['_id'])), ['J3', 'J6']);
+      const byText = await jobsCol.search(parseSearch(jobType, 'contains[description]=firewall', limits));
+      assert.equal(byText.total, 0);
+    });
+
+    test('replaceOne of an unknown id changes nothing and says so', async () => {
+      assert.equal(await store.collection('jobs').replaceOne({ _id: 'e'.repeat(24), name: 'ghost' }), false);
+      assert.equal(await store.collection('jobs').findById('e'.repeat(24)), null);
+    });
+
+    test('deleteOne removes the document from reads, searches and text search', async () => {
+      const jobsCol = store.collection('jobs');
+      assert.equal(await jobsCol.deleteOne(jobId(6)), true);
+      assert.equal(await jobsCol.deleteOne(jobId(6)), false);
+      assert.equal(await jobsCol.findById(jobId(6)), null);
+      const byText = await jobsCol.search(parseSearch(jobType, 'contains[description]=audit', limits));
+      assert.equal(byText.total, 0);
+      assert.equal(await jobsCol.count(null), jobs.length - 1);
+    });
+
+    test('a new store has every declared index', async () => {
+      for (const name of ['jobs', 'tasks', 'accounts'] as const) {
+        const status = await store.collection(name).indexStatus();
+        assert.deepEqual(status, { missing: [], misnamed: [], external: [], indexed: true }, name);
+      }
+    });
+  });
+}
