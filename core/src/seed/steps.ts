@@ -93,7 +93,7 @@ export function approval(summary: string): StepDef {
     ...ENGINE,
     type: 'manual',
     view: '/workflow_engine/task/ViewData',
-    incoming: { header: summary, message: '$var.job.description', body: '', variables: '', btn_success: 'Approve', btn_failure: 'Reject' },
+    incoming: { header: summary, message: '$var.job.description', variables: '' },
     outgoing: {},
     runMs: [60_000, 36 * 3_600_000],
     result: () => ({}),
