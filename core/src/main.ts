@@ -2,6 +2,7 @@
  * Starts the core service: config, logger, store, HTTP. Stops cleanly on
  * SIGINT/SIGTERM so the store is closed and nothing acknowledged is lost.
  */
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../config/load.ts';
 import { createCoreApp } from './app.ts';
 import { listen } from './http/listen.ts';
@@ -13,7 +14,8 @@ const logger = createLogger({ level: config.log.level, service: 'core' });
 const store = await openStore(config);
 const app = createCoreApp({ store, config, logger });
 const server = await listen(app, config.core.port, '0.0.0.0');
-logger.info(`core listening on port ${config.core.port} (store: ${store.kind})`);
+const { port } = server.address() as AddressInfo;
+logger.info(`core listening on port ${port} (store: ${store.kind})`, { port });
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

@@ -1,0 +1,75 @@
+/** The gateway passes new calls straight through to the core, and says so quickly when the core is gone. */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createGatewayApp } from '../../gateway/src/app.ts';
+import { listen } from '../../core/src/http/listen.ts';
+import { createLogger } from '../../core/src/logger.ts';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { jobs } from '../fixtures/search-data.ts';
+import { request, startCore, testConfig } from '../helpers/core.ts';
+import type { RunningCore } from '../helpers/core.ts';
+
+let store: SqliteStore;
+let core: RunningCore;
+let gatewayUrl: string;
+let server: Server;
+let closeProxy: () => void;
+
+before(async () => {
+  store = SqliteStore.open({ dataDir: ':memory:' });
+  await store.collection('jobs').insertMany(jobs);
+  core = await startCore(store);
+  const config = await testConfig({ CORE_URL: core.url });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }) });
+  closeProxy = gateway.close;
+  server = await listen(gateway.app, 0, '127.0.0.1');
+  gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  closeProxy();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await core.close();
+  await store.close();
+});
+
+test('a search through the gateway answers exactly what the core answers', async () => {
+  const path = '/operations-manager/jobs?in[status]=running,paused&include=name,status';
+  const direct = await request(`${core.url}${path}`);
+  const viaGateway = await request(`${gatewayUrl}${path}`);
+  assert.equal(viaGateway.status, 200);
+  assert.deepEqual(viaGateway.body, direct.body);
+});
+
+test('the request id given by the caller reaches the core and comes back', async () => {
+  const res = await fetch(`${gatewayUrl}/operations-manager/jobs?limit=1`, { headers: { 'X-Request-Id': 'trace-123' } });
+  await res.text();
+  assert.equal(res.headers.get('x-request-id'), 'trace-123');
+  assert.ok(core.logs.some((line) => line.includes('"requestId":"trace-123"')));
+});
+
+test('a core error passes through with its status and envelope', async () => {
+  const res = await request(`${gatewayUrl}/operations-manager/jobs?sort=name`);
+  assert.equal(res.status, 400);
+  assert.equal((res.body as { data: unknown }).data, null);
+});
+
+test('with the core unreachable the gateway answers 502 in the envelope, quickly', async () => {
+  const config = await testConfig({ CORE_URL: 'http://127.0.0.1:9' });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }) });
+  const s = await listen(gateway.app, 0, '127.0.0.1');
+  try {
+    const started = Date.now();
+    const res = await request(`http://127.0.0.1:${(s.address() as AddressInfo).port}/operations-manager/jobs`);
+    assert.equal(res.status, 502);
+    assert.deepEqual(res.body, { message: 'The core service is not reachable; try again shortly', data: null, metadata: {} });
+    assert.ok(Date.now() - started < 1000);
+  } finally {
+    gateway.close();
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
