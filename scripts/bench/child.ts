@@ -1,0 +1,41 @@
+/** Runs a project process (seed, core) as a child and reads what it reports. */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export function runToEnd(args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+export interface Started {
+  readonly child: ChildProcess;
+  readonly port: number;
+}
+
+/** Starts a service and waits for its "listening" log line, which carries the port. */
+export function startService(script: string, env: Record<string, string>): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = /listening on port (\d+)/.exec(buffer);
+      if (match) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        resolve({ child, port: Number(match[1]) });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+  });
+}
+
+/** Resident and peak resident memory of a process, in MB (Linux /proc). */
+export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 'NaN');
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}

@@ -1,0 +1,71 @@
+/**
+ * The search benchmark of the core: a query mix over a large embedded store,
+ * answered in-process by the store (the baseline: no HTTP, no JSON) and over
+ * HTTP by the real core process, side by side in one run.
+ */
+import { jobs as jobType } from '../../core/src/search/fields.ts';
+import { parseSearch } from '../../core/src/search/parse-search.ts';
+import type { SearchLimits } from '../../core/src/search/parse-search.ts';
+import type { Store } from '../../core/src/store/types.ts';
+import { summarize, timeRuns } from './stats.ts';
+import type { Summary } from './stats.ts';
+
+export interface QueryCase {
+  readonly name: string;
+  readonly query: string;
+  /** Goal for the HTTP p50 and p99 in ms, from the issue. */
+  readonly goal: { p50: number; p99: number | null };
+}
+
+export interface QueryResult {
+  readonly name: string;
+  readonly query: string;
+  readonly total: number;
+  readonly store: Summary;
+  readonly http: Summary;
+  readonly goal: QueryCase['goal'];
+}
+
+const DAY = 86_400_000;
+
+/** Builds the mix from the data itself, so every query selects something real. */
+export async function buildQueryMix(store: Store, limits: SearchLimits): Promise<QueryCase[]> {
+  const jobsCol = store.collection('jobs');
+  const newest = await jobsCol.search(parseSearch(jobType, 'sort=metrics.start_time&order=-1&limit=1', limits));
+  const newestStart = (newest.docs[0]?.['metrics'] as { start_time: number }).start_time;
+  const spread = await jobsCol.search(parseSearch(jobType, 'skip=1000&limit=1000&include=_id,name', limits));
+  const ids = spread.docs.filter((_, i) => i % 10 === 0).map((d) => d['_id'] as string);
+  const someName = String(spread.docs[500]?.['name'] ?? 'Port');
+  const prefix = encodeURIComponent(someName.slice(0, Math.min(12, someName.length)));
+  const indexed = { p50: 5, p99: 20 };
+  return [
+    { name: 'status + newest first', query: 'equals[status]=running&sort=metrics.start_time&order=-1&limit=100', goal: indexed },
+    { name: 'date range (7 days)', query: `gte[metrics.start_time]=${newestStart - 7 * DAY}&lt[metrics.start_time]=${newestStart}&sort=metrics.start_time&order=-1&limit=100`, goal: indexed },
+    { name: 'name prefix', query: `starts-with[name]=${prefix}&limit=100`, goal: indexed },
+    { name: 'in on _id (100 ids)', query: `in[_id]=${ids.join(',')}&limit=100`, goal: indexed },
+    { name: 'text search on description', query: 'contains[description]=upgrade&limit=100', goal: { p50: 50, p99: null } },
+    { name: 'skip=50000', query: 'skip=50000&limit=100', goal: indexed },
+  ];
+}
+
+export async function runQueryMix(store: Store, limits: SearchLimits, baseUrl: string, cases: QueryCase[], runs: number): Promise<QueryResult[]> {
+  const results: QueryResult[] = [];
+  for (const c of cases) {
+    const request = parseSearch(jobType, c.query, limits);
+    let total = -1;
+    const storeSamples = await timeRuns(runs, 10, async () => {
+      total = (await store.collection('jobs').search(request)).total;
+    });
+    const url = `${baseUrl}/operations-manager/jobs?${c.query}`;
+    const httpSamples = await timeRuns(runs, 10, async () => {
+      const res = await fetch(url);
+      const body = (await res.json()) as { metadata: { total: number } };
+      if (res.status !== 200 || body.metadata.total !== total) {
+        throw new Error(`${c.name}: HTTP answered ${res.status} with total ${body.metadata.total}, the store counted ${total}`);
+      }
+    });
+    results.push({ name: c.name, query: c.query, total, store: summarize(storeSamples), http: summarize(httpSamples), goal: c.goal });
+    console.log(`${c.name}: total ${total}, store p50 ${summarize(storeSamples).p50.toFixed(2)} ms, http p50 ${summarize(httpSamples).p50.toFixed(2)} ms`);
+  }
+  return results;
+}
