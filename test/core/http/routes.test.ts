@@ -1,0 +1,37 @@
+/**
+ * Every route is a record that declares its method name, provenance, roles
+ * and inputs. A route that leaves one out fails here.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { coreRoutes } from '../../../core/src/app.ts';
+import { createLogger } from '../../../core/src/logger.ts';
+import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { testConfig } from '../../helpers/core.ts';
+
+/** The only routes that may be called without credentials (decisions.md item 7). */
+const PUBLIC = new Set(['GET /health/live']);
+
+test('every core route declares a method name, provenance, roles, surface and its inputs', async () => {
+  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const routes = coreRoutes({ store, config: await testConfig(), logger: createLogger({ level: 'error', service: 'test', silent: true }) });
+  assert.ok(routes.length >= 8);
+  const seen = new Set<string>();
+  for (const r of routes) {
+    const id = `${r.method} ${r.path}`;
+    assert.ok(!seen.has(id), `${id} is declared twice`);
+    seen.add(id);
+    assert.match(r.name, /^[A-Za-z][A-Za-z0-9]*$/, `${id} declares a method name`);
+    assert.match(r.provenance, /^[A-Z][A-Za-z0-9]*$/, `${id} declares a provenance`);
+    assert.ok(r.description.length > 10, `${id} describes itself`);
+    assert.ok(r.surface === 'operations-manager' || r.surface === 'plain', `${id} declares a surface`);
+    if (r.roles === 'public') assert.ok(PUBLIC.has(id), `${id} is public but not on the documented public list`);
+    else assert.ok(r.roles.length > 0, `${id} names the roles that may call it`);
+    if (r.path.includes(':')) assert.ok(r.input.params, `${id} has path parameters, so it must validate them`);
+    if (r.method !== 'GET' && r.method !== 'DELETE' && !r.input.body) {
+      // A write without a body validator refuses any body; that must be a choice, visible here.
+      assert.ok(['POST /indexes/:collectionName'].includes(id), `${id} takes no body; add it to this list if that is intended`);
+    }
+  }
+  await store.close();
+});
