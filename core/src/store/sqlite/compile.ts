@@ -43,10 +43,15 @@ export function prefixUpperBound(prefix: string): string | null {
 export class SqlCompiler {
   constructor(private readonly collection: string) {}
 
-  where(where: Condition | null): SqlFragment {
+  /**
+   * `textAsFilter` writes the text condition so the planner cannot drive the
+   * query from it: when matches are common, walking the sort index and
+   * testing membership beats fetching and sorting every match.
+   */
+  where(where: Condition | null, options: { textAsFilter?: boolean } = {}): SqlFragment {
     const { text, rest } = splitText(where);
     const parts: SqlFragment[] = [];
-    if (text) parts.push(this.text(text.query));
+    if (text) parts.push(this.text(text.query, options.textAsFilter === true));
     if (rest) parts.push(this.node(rest));
     if (parts.length === 0) return { sql: '1', params: [] };
     return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
@@ -76,8 +81,11 @@ export class SqlCompiler {
 
   /** Applies a predicate to the field's column, or to any element of an array field. */
   private leaf(field: FieldDef, predicate: (value: string) => SqlFragment): SqlFragment {
-    if (!field.array) return predicate(`t.${quoteIdent(columnName(field.path))}`);
-    const inner = predicate('e.value');
+    // Numbers compare as doubles, as in MongoDB: SQLite would read a JSON
+    // integer beyond 2^53 exactly and disagree. No number field is indexed.
+    const read = (v: string): string => (field.type === 'number' ? `CAST(${v} AS REAL)` : v);
+    if (!field.array) return predicate(read(`t.${quoteIdent(columnName(field.path))}`));
+    const inner = predicate(read('e.value'));
     return { sql: `EXISTS (SELECT 1 FROM json_each(t.doc, '${jsonPath(field.path)}') AS e WHERE ${inner.sql})`, params: inner.params };
   }
 
@@ -95,19 +103,28 @@ export class SqlCompiler {
             ? { sql: `${v} >= ?`, params: [c.text] }
             : { sql: `(${v} >= ? AND ${v} < ?)`, params: [c.text, upper] };
         }
+        // Suffix and substring compare UTF-8 bytes: SQLite's text functions stop
+        // at a NUL, bytes do not, and UTF-8 makes a byte match a character match.
         if (c.mode === 'suffix') {
-          return {
-            sql: `(typeof(${v}) = 'text' AND length(${v}) >= length(?) AND substr(${v}, length(${v}) - length(?) + 1) = ?)`,
-            params: [c.text, c.text, c.text],
-          };
+          if (c.text === '') return { sql: `typeof(${v}) = 'text'`, params: [] };
+          return { sql: `(typeof(${v}) = 'text' AND substr(CAST(${v} AS BLOB), -length(CAST(? AS BLOB))) = CAST(? AS BLOB))`, params: [c.text, c.text] };
         }
-        return { sql: `(typeof(${v}) = 'text' AND instr(${v}, ?) > 0)`, params: [c.text] };
+        if (c.text === '') return { sql: `typeof(${v}) = 'text'`, params: [] };
+        return { sql: `(typeof(${v}) = 'text' AND instr(CAST(${v} AS BLOB), CAST(? AS BLOB)) > 0)`, params: [c.text] };
     }
   }
 
-  private text(q: TextQuery): SqlFragment {
+  private text(q: TextQuery, asFilter: boolean): SqlFragment {
     const fts = quoteIdent(ftsTable(this.collection));
-    return { sql: `t.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, params: [ftsQuery(q)] };
+    return { sql: `${asFilter ? '+' : ''}t.seq IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, params: [ftsQuery(q)] };
+  }
+
+  /** Counting a text search alone needs only the text index. */
+  textOnlyCount(where: Condition | null): SqlFragment | null {
+    const { text, rest } = splitText(where);
+    if (!text || rest) return null;
+    const fts = quoteIdent(ftsTable(this.collection));
+    return { sql: `SELECT count(*) AS n FROM ${fts} WHERE ${fts} MATCH ?`, params: [ftsQuery(text.query)] };
   }
 }
 
