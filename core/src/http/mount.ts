@@ -43,8 +43,11 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
       const state = ctx.state as RequestState;
       const result = await route.handle({ params, query, body }, { requestId: state.requestId, logger: state.logger, koa: ctx });
       ctx.status = result.status ?? 200;
-      // CASE: a bare string answer (a login token, a legacy message) is still JSON.
-      if (typeof result.body === 'string') {
+      if ('json' in result) {
+        ctx.type = 'application/json';
+        ctx.body = result.json;
+      } else if (typeof result.body === 'string') {
+        // CASE: a bare string answer (a login token, a legacy message) is still JSON.
         ctx.type = 'application/json';
         ctx.body = JSON.stringify(result.body);
       } else {

@@ -30,10 +30,10 @@ export interface RouteContext {
   readonly koa: Context;
 }
 
-export interface RouteResult {
-  readonly status?: number;
-  readonly body: unknown;
-}
+export type RouteResult =
+  | { readonly status?: number; readonly body: unknown }
+  /** A body already serialised as JSON text, sent as is. */
+  | { readonly status?: number; readonly json: string };
 
 export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, B = undefined> {
   readonly method: HttpMethod;

@@ -13,6 +13,7 @@ import type { ReadOptions, SearchLimits, SearchRequest } from '../search/parse-s
 import type { SearchService } from './search-service.ts';
 
 export const OM = 'OperationsManager';
+const SEARCH_MESSAGE = 'Successfully retrieved items';
 /** Roles that read jobs and tasks on the real platform. */
 export const READ_ROLES = ['admin', 'apiread', 'apiwrite', 'engineering', 'operations', 'support'] as const;
 
@@ -35,8 +36,11 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
       description: `Search ${type.name} with the query-parameter search language`,
       input: { query: { validate: (qs) => parseSearch(type, qs, limits) } },
       async handle({ query }) {
-        const { docs, metadata } = await service.search(query);
-        return { body: { message: 'Successfully retrieved items', data: docs, metadata } };
+        const page = await service.search(query);
+        if ('json' in page) {
+          return { json: `{"message":${JSON.stringify(SEARCH_MESSAGE)},"data":[${page.json.join(',')}],"metadata":${JSON.stringify(page.metadata)}}` };
+        }
+        return { body: { message: SEARCH_MESSAGE, data: page.docs, metadata: page.metadata } };
       },
     });
 

@@ -31,20 +31,25 @@ export function pageMetadata(skip: number, limit: number, total: number, current
   };
 }
 
+/** A page either as documents or, when nothing needs to change them, as JSON texts. */
+export type SearchPage = { readonly docs: Doc[]; readonly metadata: PageMetadata } | { readonly json: string[]; readonly metadata: PageMetadata };
+
 export interface SearchService {
-  search(request: SearchRequest): Promise<{ docs: Doc[]; metadata: PageMetadata }>;
+  search(request: SearchRequest): Promise<SearchPage>;
   read(type: DocType, id: string, options: ReadOptions): Promise<Doc>;
 }
 
 export function createSearchService(store: Store): SearchService {
   return {
     async search(request) {
-      let result;
-      try {
-        result = await store.collection(request.type.collection).search(request);
-      } catch (err) {
-        throw explainStoreError(err);
+      const collection = store.collection(request.type.collection);
+      const hide = removable(request);
+      if (hide) {
+        // Nothing to expand or rebuild: pass the stored JSON through.
+        const page = await collection.searchJson(request, hide).catch((err: unknown) => Promise.reject(explainStoreError(err)));
+        return { json: page.json, metadata: pageMetadata(request.skip, request.limit, page.total, page.json.length) };
       }
+      const result = await collection.search(request).catch((err: unknown) => Promise.reject(explainStoreError(err)));
       await dereference(request.type, result.docs, request.dereference, store);
       const docs = result.docs.map((d) => applyProjection(d, request.projection));
       return { docs, metadata: pageMetadata(request.skip, request.limit, result.total, docs.length) };
@@ -56,6 +61,19 @@ export function createSearchService(store: Store): SearchService {
       return applyProjection(doc, options.projection);
     },
   };
+}
+
+/**
+ * The paths to remove when the page can pass through as stored JSON: no
+ * dereference, and a projection that only removes. Null when documents must
+ * be built in memory.
+ */
+function removable(request: SearchRequest): string[] | null {
+  if (request.dereference.length > 0) return null;
+  const hidden = [...request.type.dereferenceOnly];
+  if (request.projection.kind === 'all') return request.projection.dropId ? [...hidden, '_id'] : hidden;
+  if (request.projection.kind === 'exclude') return [...new Set([...hidden, ...request.projection.paths])];
+  return null;
 }
 
 /** A missing text index is an operator's fix, but the caller should learn why the search failed. */

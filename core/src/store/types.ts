@@ -22,6 +22,12 @@ export interface SearchResult {
   readonly total: number;
 }
 
+/** A page as JSON texts, for answers that pass documents through unchanged. */
+export interface JsonSearchResult {
+  readonly json: string[];
+  readonly total: number;
+}
+
 export interface IndexKeyPart {
   readonly path: string;
   readonly direction: 1 | -1 | 'text';
@@ -51,6 +57,12 @@ export interface DocCollection {
   /** Documents with these ids, in no particular order; unknown ids are skipped. */
   findByIds(ids: readonly string[]): Promise<Doc[]>;
   search(query: SearchQuery): Promise<SearchResult>;
+  /**
+   * The same page as `search`, each document as JSON text with the top-level
+   * properties in `hide` removed: lets a search answer without parsing and
+   * re-serialising documents it does not change.
+   */
+  searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult>;
   count(where: Condition | null): Promise<number>;
   /** Replaces the document with the same `_id`; false when there is none. */
   replaceOne(doc: Doc): Promise<boolean>;

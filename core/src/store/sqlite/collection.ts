@@ -5,12 +5,13 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Condition } from '../../search/conditions.ts';
 import type { CollectionName, CollectionSpec } from '../collections.ts';
-import { keyParts } from '../collections.ts';
 import { DuplicateKeyError } from '../types.ts';
-import type { Doc, DocCollection, IndexDescription, IndexStatus, SearchQuery, SearchResult } from '../types.ts';
-import { columnName, generatedPaths, quoteIdent } from './columns.ts';
+import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
+import { splitText } from '../../search/conditions.ts';
+import { jsonPath, quoteIdent } from './columns.ts';
+import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
-import { createIndex, dropIndex, hasTextIndex, listIndexes, sqliteIndexName } from './schema.ts';
+import { createIndex, dropIndex } from './schema.ts';
 
 const STATEMENT_CACHE = 256;
 
@@ -82,24 +83,56 @@ export class SqliteCollection implements DocCollection {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const where = this.compiler.where(query.where);
-    const order = this.compiler.orderBy(query.sort);
-    const pageSql = `SELECT t.seq AS seq FROM ${this.table} AS t WHERE ${where.sql}${order ? ` ORDER BY ${order}` : ''} LIMIT ? OFFSET ?`;
-    const countSql = `SELECT count(*) AS n FROM ${this.table} AS t WHERE ${where.sql}`;
-    const docsSql = `SELECT seq, json(doc) AS doc FROM ${this.table} WHERE seq IN (SELECT value FROM json_each(?))`;
-    return this.db.transaction((): SearchResult => {
-      const total = (this.stmt(countSql).get(...where.params) as { n: number }).n;
+    const page = this.page(query, [], (doc) => JSON.parse(doc) as Doc);
+    return { docs: page.docs, total: page.total };
+  }
+
+  async searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
+    const page = this.page(query, hide, (doc) => doc);
+    return { json: page.docs, total: page.total };
+  }
+
+  /**
+   * One page and its total, read in one transaction so both come from the
+   * same snapshot. Documents come back as JSON text, with `hide` removed in
+   * SQL, and are turned into what the caller wants by `read`.
+   */
+  private page<T>(query: SearchQuery, hide: readonly string[], read: (json: string) => T): { docs: T[]; total: number } {
+    return this.db.transaction(() => {
+      const total = this.countNow(query.where);
       if (query.limit === 0 || query.skip >= total) return { docs: [], total };
+      // CASE: with common text matches, walk the sort index and test membership
+      // (cost ~ rows walked) instead of fetching and sorting every match (cost ~ matches).
+      const textAsFilter = splitText(query.where).text !== null && this.preferIndexWalk(total, query.skip + query.limit);
+      const where = this.compiler.where(query.where, { textAsFilter });
+      const order = this.compiler.orderBy(query.sort);
+      const pageSql = `SELECT t.seq AS seq FROM ${this.table} AS t WHERE ${where.sql}${order ? ` ORDER BY ${order}` : ''} LIMIT ? OFFSET ?`;
       const seqs = (this.stmt(pageSql).all(...where.params, query.limit, query.skip) as Array<{ seq: number }>).map((r) => r.seq);
-      const rows = this.stmt(docsSql).all(JSON.stringify(seqs)) as Array<{ seq: number; doc: string }>;
+      const hidden = hide.map(() => ', ?').join('');
+      const docsSql = `SELECT seq, json(${hide.length > 0 ? `json_remove(doc${hidden})` : 'doc'}) AS doc FROM ${this.table} WHERE seq IN (SELECT value FROM json_each(?))`;
+      const rows = this.stmt(docsSql).all(...hide.map(jsonPath), JSON.stringify(seqs)) as Array<{ seq: number; doc: string }>;
       const bySeq = new Map(rows.map((r) => [r.seq, r.doc]));
-      return { docs: seqs.map((s) => JSON.parse(bySeq.get(s)!) as Doc), total };
+      return { docs: seqs.map((s) => read(bySeq.get(s)!)), total };
     })();
   }
 
-  async count(where: Condition | null): Promise<number> {
+  /** Estimated from the row counter; only used to choose a plan. */
+  private preferIndexWalk(matches: number, wanted: number): boolean {
+    const rows = this.countNow(null);
+    // Walking an index entry costs about a fortieth of fetching a row.
+    return matches > 0 && (wanted * rows) / matches / 40 < matches;
+  }
+
+  private countNow(where: Condition | null): number {
+    if (where === null) return (this.stmt(`SELECT n FROM _row_counts WHERE collection = ?`).get(this.name) as { n: number }).n;
+    const textOnly = this.compiler.textOnlyCount(where);
+    if (textOnly) return (this.stmt(textOnly.sql).get(...textOnly.params) as { n: number }).n;
     const w = this.compiler.where(where);
     return (this.stmt(`SELECT count(*) AS n FROM ${this.table} AS t WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+  }
+
+  async count(where: Condition | null): Promise<number> {
+    return this.countNow(where);
   }
 
   async replaceOne(doc: Doc): Promise<boolean> {
@@ -115,57 +148,16 @@ export class SqliteCollection implements DocCollection {
   }
 
   async indexStatus(): Promise<IndexStatus> {
-    return this.status().status;
+    return compareIndexes(this.db, this.spec).status;
   }
 
   async buildIndexes(): Promise<IndexStatus> {
-    const { missing, misnamedExisting } = this.status();
+    const { toCreate, toDrop } = compareIndexes(this.db, this.spec);
     this.db.transaction(() => {
-      for (const name of misnamedExisting) dropIndex(this.db, name);
-      for (const ix of missing) createIndex(this.db, this.name, ix);
+      for (const name of toDrop) dropIndex(this.db, name);
+      for (const ix of toCreate) createIndex(this.db, this.name, ix);
     })();
     this.statements.clear();
-    return this.status().status;
-  }
-
-  private status(): { status: IndexStatus; missing: IndexDescription[]; misnamedExisting: string[] } {
-    const pathOf = new Map<string, string>([['id', '_id'], ...generatedPaths(this.spec).map((p) => [columnName(p), p] as [string, string])]);
-    const existing = listIndexes(this.db, this.name);
-    const signature = (cols: Array<[string, 1 | -1 | 'text']>, unique: boolean): string => `${unique ? 'u' : ''}${JSON.stringify(cols)}`;
-    const used = new Set<string>();
-    const missing: IndexDescription[] = [];
-    const misnamed: IndexDescription[] = [];
-    const misnamedExisting: string[] = [];
-    for (const ix of this.spec.indexes) {
-      const parts = keyParts(ix);
-      if (parts.some(([, d]) => d === 'text')) {
-        if (!hasTextIndex(this.db, this.name)) missing.push(ix);
-        continue;
-      }
-      const wanted = signature(parts.map(([p, d]) => [columnName(p), d]), ix.unique === true);
-      const match = existing.find((e) => !used.has(e.sqliteName) && signature(e.columns, e.unique) === wanted);
-      if (!match) missing.push(ix);
-      else {
-        used.add(match.sqliteName);
-        if (match.sqliteName !== sqliteIndexName(this.name, ix)) {
-          misnamed.push(ix);
-          misnamedExisting.push(match.sqliteName);
-        }
-      }
-    }
-    const external = existing
-      .filter((e) => !used.has(e.sqliteName))
-      .map((e): IndexDescription => {
-        const key: Record<string, 1 | -1> = {};
-        for (const [col, dir] of e.columns) key[pathOf.get(col) ?? col] = dir;
-        const name = e.sqliteName.startsWith(`${this.name}.`) ? e.sqliteName.slice(this.name.length + 1) : e.sqliteName;
-        return e.unique ? { name, key, unique: true } : { name, key };
-      });
-    return {
-      status: { missing, misnamed, external, indexed: missing.length === 0 && misnamed.length === 0 },
-      missing: [...missing, ...misnamed],
-      misnamedExisting,
-    };
+    return compareIndexes(this.db, this.spec).status;
   }
 }
-

@@ -11,7 +11,7 @@ import { collectionSpec, COLLECTION_NAMES } from '../collections.ts';
 import type { CollectionName } from '../collections.ts';
 import type { Store } from '../types.ts';
 import { SqliteCollection } from './collection.ts';
-import { createIndex, createTable } from './schema.ts';
+import { createIndex, createTable, ensureRowCounter } from './schema.ts';
 
 export interface SqliteStoreOptions {
   /** Directory of the database file; `:memory:` for a throwaway store. */
@@ -46,6 +46,7 @@ export class SqliteStore implements Store {
       for (const name of COLLECTION_NAMES) {
         const spec = collectionSpec(name);
         if (createTable(db, spec)) for (const ix of spec.indexes) createIndex(db, name, ix);
+        ensureRowCounter(db, name);
       }
     })();
     return new SqliteStore(db);
