@@ -2,6 +2,7 @@
  * The repository contract both stores must keep. Runs on SQLite always and on
  * MongoDB when MONGO_URL is set (reported as skipped otherwise).
  */
+import { TEST_LIMITS } from '../helpers/search-fixture.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jobs as jobType } from '../../core/src/search/fields.ts';
@@ -11,7 +12,6 @@ import type { Store } from '../../core/src/store/types.ts';
 import { jobId, jobs, label } from '../fixtures/search-data.ts';
 import { MONGO_SKIP_REASON, storeFactories } from '../helpers/stores.ts';
 
-const limits = { defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024 };
 
 if (!process.env['MONGO_URL']) console.log(`# ${MONGO_SKIP_REASON}`);
 
@@ -63,7 +63,7 @@ for (const factory of storeFactories()) {
     });
 
     test('search answers the page in order and the exact total of the same filter', async () => {
-      const req = parseSearch(jobType, 'not-in[status]=complete&sort=metrics.start_time&order=-1&skip=1&limit=2', limits);
+      const req = parseSearch(jobType, 'not-in[status]=complete&sort=metrics.start_time&order=-1&skip=1&limit=2', TEST_LIMITS);
       const result = await store.collection('jobs').search(req);
       assert.deepEqual(result.docs.map((d) => label(d['_id'])), ['J4', 'J3']);
       assert.equal(result.total, 4);
@@ -71,12 +71,12 @@ for (const factory of storeFactories()) {
     });
 
     test('search past the end answers no documents and the total', async () => {
-      const result = await store.collection('jobs').search(parseSearch(jobType, 'skip=50', limits));
+      const result = await store.collection('jobs').search(parseSearch(jobType, 'skip=50', TEST_LIMITS));
       assert.deepEqual(result, { docs: [], total: jobs.length });
     });
 
     test('text search uses the declared text index', async () => {
-      const result = await store.collection('jobs').search(parseSearch(jobType, 'contains[description]=firewall', limits));
+      const result = await store.collection('jobs').search(parseSearch(jobType, 'contains[description]=firewall', TEST_LIMITS));
       assert.deepEqual(result.docs.map((d) => label(d['_id'])), ['J6']);
     });
 
@@ -85,9 +85,9 @@ for (const factory of storeFactories()) {
       const doc = { ...(await jobsCol.findById(jobId(6)))!, status: 'error', description: 'Audit routers' };
       assert.equal(await jobsCol.replaceOne(doc), true);
       assert.deepEqual(await jobsCol.findById(jobId(6)), doc);
-      const byStatus = await jobsCol.search(parseSearch(jobType, 'equals[status]=error', limits));
+      const byStatus = await jobsCol.search(parseSearch(jobType, 'equals[status]=error', TEST_LIMITS));
       assert.deepEqual(byStatus.docs.map((d) => label(d['_id'])), ['J3', 'J6']);
-      const byText = await jobsCol.search(parseSearch(jobType, 'contains[description]=firewall', limits));
+      const byText = await jobsCol.search(parseSearch(jobType, 'contains[description]=firewall', TEST_LIMITS));
       assert.equal(byText.total, 0);
     });
 
@@ -101,7 +101,7 @@ for (const factory of storeFactories()) {
       assert.equal(await jobsCol.deleteOne(jobId(6)), true);
       assert.equal(await jobsCol.deleteOne(jobId(6)), false);
       assert.equal(await jobsCol.findById(jobId(6)), null);
-      const byText = await jobsCol.search(parseSearch(jobType, 'contains[description]=audit', limits));
+      const byText = await jobsCol.search(parseSearch(jobType, 'contains[description]=audit', TEST_LIMITS));
       assert.equal(byText.total, 0);
       assert.equal(await jobsCol.count(null), jobs.length - 1);
     });

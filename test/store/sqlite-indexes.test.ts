@@ -2,6 +2,7 @@
  * Index status and rebuild on the embedded store, with indexes dropped,
  * renamed and added behind its back the way an operator's script would.
  */
+import { TEST_LIMITS } from '../helpers/search-fixture.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +14,6 @@ import { jobs as jobType } from '../../core/src/search/fields.ts';
 import { parseSearch } from '../../core/src/search/parse-search.ts';
 import { jobs } from '../fixtures/search-data.ts';
 
-const limits = { defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024 };
 
 test('status names missing, misnamed and external indexes, and a build repairs all but the external', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iap-ix-'));
@@ -42,7 +42,7 @@ test('status names missing, misnamed and external indexes, and a build repairs a
     const after = await jobsCol.buildIndexes();
     assert.deepEqual(after, { missing: [], misnamed: [], external: [{ name: 'ops_type', key: { type: 1 } }], indexed: true });
     // The rebuilt text index covers documents written before it existed.
-    const found = await jobsCol.search(parseSearch(jobType, 'contains[description]=firewall', limits));
+    const found = await jobsCol.search(parseSearch(jobType, 'contains[description]=firewall', TEST_LIMITS));
     assert.equal(found.total, 1);
     await store.close();
   } finally {
@@ -80,7 +80,7 @@ test('a text index missing its triggers counts as missing and is rebuilt whole',
     assert.deepEqual((await jobsCol.indexStatus()).missing.map((i) => i.name), ['description_text']);
     await jobsCol.buildIndexes();
     await jobsCol.insertMany(jobs.slice(3));
-    const found = await jobsCol.search(parseSearch(jobType, 'contains[description]=firewall', limits));
+    const found = await jobsCol.search(parseSearch(jobType, 'contains[description]=firewall', TEST_LIMITS));
     assert.equal(found.total, 1, 'a job written after the rebuild is found by text search');
     await store.close();
   } finally {

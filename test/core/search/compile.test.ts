@@ -1,4 +1,5 @@
 /** Pieces of the two compilers whose correctness is easy to get subtly wrong. */
+import { TEST_LIMITS } from '../../helpers/search-fixture.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTextQuery } from '../../../core/src/search/conditions.ts';
@@ -7,7 +8,6 @@ import { ftsQuery, prefixUpperBound } from '../../../core/src/store/sqlite/compi
 import { jobs } from '../../../core/src/search/fields.ts';
 import { parseSearch } from '../../../core/src/search/parse-search.ts';
 
-const limits = { defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024 };
 
 test('text queries split words, phrases and exclusions the way document-database text search does', () => {
   assert.deepEqual(parseTextQuery('router "core network" -east pre-market'), { terms: ['router', 'pre', 'market'], phrases: ['core network'], excluded: ['east'] });
@@ -46,14 +46,14 @@ test('the prefix upper bound is the next string in code-point order', () => {
 });
 
 test('text search is hoisted to the top level of the MongoDB filter beside the other conditions', () => {
-  const req = parseSearch(jobs, 'equals[status]=error&contains[description]=router', limits);
+  const req = parseSearch(jobs, 'equals[status]=error&contains[description]=router', TEST_LIMITS);
   assert.deepEqual(toMongoFilter(req.where), { $and: [{ status: { $eq: 'error' } }], $text: { $search: 'router' } });
 });
 
 test('negations compile to field-level operators where MongoDB has them, and $nor otherwise', () => {
   const q = encodeURIComponent(JSON.stringify({ not: { or: [{ equals: { status: 'a' } }, { gt: { 'metrics.progress': 0.5 } }] } }));
-  assert.deepEqual(toMongoFilter(parseSearch(jobs, `q=${q}`, limits).where), { $nor: [{ $or: [{ status: { $eq: 'a' } }, { 'metrics.progress': { $gt: 0.5 } }] }] });
-  assert.deepEqual(toMongoFilter(parseSearch(jobs, 'not-in[status]=a,b', limits).where), { status: { $nin: ['a', 'b'] } });
+  assert.deepEqual(toMongoFilter(parseSearch(jobs, `q=${q}`, TEST_LIMITS).where), { $nor: [{ $or: [{ status: { $eq: 'a' } }, { 'metrics.progress': { $gt: 0.5 } }] }] });
+  assert.deepEqual(toMongoFilter(parseSearch(jobs, 'not-in[status]=a,b', TEST_LIMITS).where), { status: { $nin: ['a', 'b'] } });
   const notStarts = encodeURIComponent(JSON.stringify({ not: { 'starts-with': { name: 'x.' } } }));
-  assert.deepEqual(toMongoFilter(parseSearch(jobs, `q=${notStarts}`, limits).where), { name: { $not: { $regex: '^x\\.' } } });
+  assert.deepEqual(toMongoFilter(parseSearch(jobs, `q=${notStarts}`, TEST_LIMITS).where), { name: { $not: { $regex: '^x\\.' } } });
 });

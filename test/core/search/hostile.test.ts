@@ -5,8 +5,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accounts, groups, jobs, tasks } from '../../fixtures/search-data.ts';
-import { request, startCore } from '../../helpers/core.ts';
+import { jobs, tasks } from '../../fixtures/search-data.ts';
+import { request } from '../../helpers/core.ts';
+import { startSearchFixture } from '../../helpers/search-fixture.ts';
+import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { storeFactories } from '../../helpers/stores.ts';
 import type { Store } from '../../../core/src/store/types.ts';
@@ -64,15 +66,12 @@ const ATTACKS: Array<[string, string, string]> = [
 
 for (const factory of storeFactories()) {
   describe(`hostile search input on ${factory.name}`, { skip: factory.skip ?? false }, () => {
+    let fixture: SearchFixture;
     let store: Store;
     let core: RunningCore;
     before(async () => {
-      store = await factory.open();
-      await store.collection('jobs').insertMany(jobs);
-      await store.collection('tasks').insertMany(tasks);
-      await store.collection('groups').insertMany(groups);
-      await store.collection('accounts').insertMany(accounts);
-      core = await startCore(store);
+      fixture = await startSearchFixture(factory);
+      ({ store, core } = fixture);
     });
     after(async () => {
       // Nothing any attack sent may have changed the data or a prototype.
@@ -80,8 +79,7 @@ for (const factory of storeFactories()) {
       assert.equal(await store.collection('tasks').count(null), tasks.length);
       assert.equal(({} as Record<string, unknown>)['status'], undefined);
       assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, 'equals'), false);
-      await core.close();
-      await store.close();
+      await fixture.close();
     });
 
     for (const [what, queryString, parameter] of ATTACKS) {

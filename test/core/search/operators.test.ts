@@ -4,11 +4,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accounts, GROUP_ENG, GROUP_OPS, groups, jobId, jobs, label, taskId, tasks } from '../../fixtures/search-data.ts';
-import { request, startCore } from '../../helpers/core.ts';
+import { GROUP_ENG, GROUP_OPS, jobId, label, taskId } from '../../fixtures/search-data.ts';
+import { request } from '../../helpers/core.ts';
+import { startSearchFixture } from '../../helpers/search-fixture.ts';
+import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { storeFactories } from '../../helpers/stores.ts';
-import type { Store } from '../../../core/src/store/types.ts';
 
 interface Envelope {
   message: string;
@@ -91,19 +92,14 @@ const TASK_CASES: Array<[string, string[]]> = [
 
 for (const factory of storeFactories()) {
   describe(`search operators on ${factory.name}`, { skip: factory.skip ?? false }, () => {
-    let store: Store;
+    let fixture: SearchFixture;
     let core: RunningCore;
     before(async () => {
-      store = await factory.open();
-      await store.collection('jobs').insertMany(jobs);
-      await store.collection('tasks').insertMany(tasks);
-      await store.collection('groups').insertMany(groups);
-      await store.collection('accounts').insertMany(accounts);
-      core = await startCore(store);
+      fixture = await startSearchFixture(factory);
+      ({ core } = fixture);
     });
     after(async () => {
-      await core.close();
-      await store.close();
+      await fixture.close();
     });
 
     for (const [queryString, expected] of JOB_CASES) {

@@ -4,11 +4,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accounts, ACCOUNT_OPERATOR, GROUP_ENG, groups, jobId, jobs, label, taskId, tasks } from '../../fixtures/search-data.ts';
-import { request, startCore } from '../../helpers/core.ts';
+import { ACCOUNT_OPERATOR, GROUP_ENG, groups, jobId, jobs, label, taskId, tasks } from '../../fixtures/search-data.ts';
+import { request } from '../../helpers/core.ts';
+import { startSearchFixture } from '../../helpers/search-fixture.ts';
+import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { storeFactories } from '../../helpers/stores.ts';
-import type { Store } from '../../../core/src/store/types.ts';
 
 type Doc = Record<string, unknown>;
 interface Envelope {
@@ -19,7 +20,7 @@ interface Envelope {
 
 for (const factory of storeFactories()) {
   describe(`search rules on ${factory.name}`, { skip: factory.skip ?? false }, () => {
-    let store: Store;
+    let fixture: SearchFixture;
     let core: RunningCore;
     const get = async (path: string): Promise<{ status: number; body: Envelope }> => {
       const res = await request(`${core.url}/operations-manager${path}`);
@@ -40,16 +41,11 @@ for (const factory of storeFactories()) {
     };
 
     before(async () => {
-      store = await factory.open();
-      await store.collection('jobs').insertMany(jobs);
-      await store.collection('tasks').insertMany(tasks);
-      await store.collection('groups').insertMany(groups);
-      await store.collection('accounts').insertMany(accounts);
-      core = await startCore(store);
+      fixture = await startSearchFixture(factory);
+      ({ core } = fixture);
     });
     after(async () => {
-      await core.close();
-      await store.close();
+      await fixture.close();
     });
 
     describe('envelope', () => {
