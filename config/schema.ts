@@ -11,6 +11,8 @@ export interface SearchConfig {
   maxQDepth: number;
   maxQNodes: number;
   maxValueLength: number;
+  /** Exact totals kept per collection until the next write; 0 turns the cache off. */
+  countCacheEntries: number;
 }
 
 export interface VaultConfig {
@@ -83,6 +85,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
     maxQDepth: count(),
     maxQNodes: count(),
     maxValueLength: count(),
+    countCacheEntries: Joi.number().integer().min(0),
   }),
   vault: Joi.object({
     url: httpUrl().allow(null),

@@ -109,7 +109,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = await loadConfig();
-  const storeConfig = opts.dataDir === null ? config : { dataDir: opts.dataDir, mongoUrl: null };
+  const storeConfig = opts.dataDir === null ? config : { ...config, dataDir: opts.dataDir, mongoUrl: null };
   const started = performance.now();
   const store = await openStore(storeConfig);
   try {

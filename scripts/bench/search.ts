@@ -22,7 +22,8 @@ export interface QueryResult {
   readonly query: string;
   readonly total: number;
   readonly store: Summary;
-  readonly http: Summary;
+  /** One summary per HTTP target, in the order given. */
+  readonly http: Summary[];
   readonly goal: QueryCase['goal'];
 }
 
@@ -48,24 +49,34 @@ export async function buildQueryMix(store: Store, limits: SearchLimits): Promise
   ];
 }
 
-export async function runQueryMix(store: Store, limits: SearchLimits, baseUrl: string, cases: QueryCase[], runs: number): Promise<QueryResult[]> {
+/**
+ * Store and HTTP calls alternate, so all see the same machine state and no
+ * HTTP connection sits idle long enough to be closed under the client.
+ */
+export async function runQueryMix(store: Store, limits: SearchLimits, baseUrls: string[], cases: QueryCase[], runs: number): Promise<QueryResult[]> {
   const results: QueryResult[] = [];
   for (const c of cases) {
     const request = parseSearch(jobType, c.query, limits);
     let total = -1;
-    const storeSamples = await timeRuns(runs, 10, async () => {
+    const storeCall = async (): Promise<void> => {
       total = (await store.collection('jobs').search(request)).total;
-    });
-    const url = `${baseUrl}/operations-manager/jobs?${c.query}`;
-    const httpSamples = await timeRuns(runs, 10, async () => {
-      const res = await fetch(url);
+    };
+    const httpCall = (baseUrl: string) => async (): Promise<void> => {
+      const res = await fetch(`${baseUrl}/operations-manager/jobs?${c.query}`);
       const body = (await res.json()) as { metadata: { total: number } };
       if (res.status !== 200 || body.metadata.total !== total) {
         throw new Error(`${c.name}: HTTP answered ${res.status} with total ${body.metadata.total}, the store counted ${total}`);
       }
-    });
-    results.push({ name: c.name, query: c.query, total, store: summarize(storeSamples), http: summarize(httpSamples), goal: c.goal });
-    console.log(`${c.name}: total ${total}, store p50 ${summarize(storeSamples).p50.toFixed(2)} ms, http p50 ${summarize(httpSamples).p50.toFixed(2)} ms`);
+    };
+    const calls = [storeCall, ...baseUrls.map(httpCall)];
+    const samples = calls.map((): number[] => []);
+    for (let i = 0; i < 10; i += 1) for (const call of calls) await call();
+    for (let i = 0; i < runs; i += 1) {
+      for (const [k, call] of calls.entries()) samples[k]!.push(...(await timeRuns(1, 0, call)));
+    }
+    const [storeSummary, ...httpSummaries] = samples.map(summarize);
+    results.push({ name: c.name, query: c.query, total, store: storeSummary!, http: httpSummaries, goal: c.goal });
+    console.log(`${c.name}: total ${total}, store p50 ${storeSummary!.p50.toFixed(2)} ms, http p50 ${httpSummaries.map((h) => h.p50.toFixed(2)).join(' / ')} ms`);
   }
   return results;
 }

@@ -8,6 +8,7 @@ import { SqliteStore } from './sqlite/store.ts';
 export interface StoreConfig {
   readonly dataDir: string;
   readonly mongoUrl: string | null;
+  readonly search: { readonly countCacheEntries: number };
 }
 
 export async function openStore(config: StoreConfig): Promise<Store> {
@@ -15,5 +16,5 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     const { MongoStore } = await import('./mongo/store.ts');
     return MongoStore.connect(config.mongoUrl);
   }
-  return SqliteStore.open({ dataDir: config.dataDir });
+  return SqliteStore.open({ dataDir: config.dataDir, countCacheEntries: config.search.countCacheEntries });
 }

@@ -9,6 +9,7 @@ import { DuplicateKeyError } from '../types.ts';
 import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
 import { splitText } from '../../search/conditions.ts';
 import { jsonPath, quoteIdent } from './columns.ts';
+import { CountCache } from './count-cache.ts';
 import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
 import { createIndex, dropIndex } from './schema.ts';
@@ -20,9 +21,11 @@ export class SqliteCollection implements DocCollection {
   private readonly table: string;
   private readonly compiler: SqlCompiler;
   private readonly statements = new Map<string, Statement>();
+  private readonly counts: CountCache;
 
-  constructor(private readonly db: Database, private readonly spec: CollectionSpec) {
+  constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number) {
     this.name = spec.name;
+    this.counts = new CountCache(db, countCacheEntries);
     this.table = quoteIdent(spec.name);
     this.compiler = new SqlCompiler(spec.name);
   }
@@ -53,6 +56,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   async insertOne(doc: Doc): Promise<void> {
+    this.counts.clear();
     try {
       this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), JSON.stringify(doc));
     } catch (err) {
@@ -61,6 +65,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   async insertMany(docs: readonly Doc[]): Promise<void> {
+    this.counts.clear();
     const insert = this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`);
     try {
       this.db.transaction(() => {
@@ -126,9 +131,9 @@ export class SqliteCollection implements DocCollection {
   private countNow(where: Condition | null): number {
     if (where === null) return (this.stmt(`SELECT n FROM _row_counts WHERE collection = ?`).get(this.name) as { n: number }).n;
     const textOnly = this.compiler.textOnlyCount(where);
-    if (textOnly) return (this.stmt(textOnly.sql).get(...textOnly.params) as { n: number }).n;
-    const w = this.compiler.where(where);
-    return (this.stmt(`SELECT count(*) AS n FROM ${this.table} AS t WHERE ${w.sql}`).get(...w.params) as { n: number }).n;
+    const w = textOnly ?? this.compiler.where(where);
+    const sql = textOnly ? textOnly.sql : `SELECT count(*) AS n FROM ${this.table} AS t WHERE ${w.sql}`;
+    return this.counts.get(sql, w.params, () => (this.stmt(sql).get(...w.params) as { n: number }).n);
   }
 
   async count(where: Condition | null): Promise<number> {
@@ -136,6 +141,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   async replaceOne(doc: Doc): Promise<boolean> {
+    this.counts.clear();
     try {
       return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ?`).run(JSON.stringify(doc), this.idOf(doc)).changes === 1;
     } catch (err) {
@@ -144,6 +150,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   async deleteOne(id: string): Promise<boolean> {
+    this.counts.clear();
     return this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;
   }
 

@@ -17,14 +17,16 @@ export interface SqliteStoreOptions {
   /** Directory of the database file; `:memory:` for a throwaway store. */
   readonly dataDir: string;
   readonly fileName?: string;
+  /** Search totals kept per collection until the next write; 0 turns the cache off. */
+  readonly countCacheEntries?: number;
 }
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly collections = new Map<CollectionName, SqliteCollection>();
 
-  private constructor(private readonly db: Database.Database) {
-    for (const name of COLLECTION_NAMES) this.collections.set(name, new SqliteCollection(db, collectionSpec(name)));
+  private constructor(private readonly db: Database.Database, countCacheEntries: number) {
+    for (const name of COLLECTION_NAMES) this.collections.set(name, new SqliteCollection(db, collectionSpec(name), countCacheEntries));
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {
@@ -49,7 +51,7 @@ export class SqliteStore implements Store {
         ensureRowCounter(db, name);
       }
     })();
-    return new SqliteStore(db);
+    return new SqliteStore(db, options.countCacheEntries ?? 1000);
   }
 
   collection(name: CollectionName): SqliteCollection {
