@@ -32,7 +32,16 @@ export interface AppConfig {
   mongoUrl: string | null;
   platform: { release: string };
   admin: { username: string; password: string | null };
-  auth: { logoutTime: number };
+  auth: {
+    logoutTime: number;
+    /** Failed logins for one username before it is locked out for lockoutMinutes. */
+    maxFailedLogins: number;
+    /** Failed logins from one address before it is locked out for lockoutMinutes. */
+    maxFailedLoginsPerAddress: number;
+    lockoutMinutes: number;
+    /** Lifetime of an OAuth client-credentials token, in seconds. */
+    oauthTokenSeconds: number;
+  };
   log: { level: LogLevel };
   http: { bodyLimit: string };
   search: SearchConfig;
@@ -64,7 +73,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
       .messages({ 'string.pattern.base': 'must be a release like 2022.1 (year.number)' }),
   }),
   admin: Joi.object({ username: Joi.string(), password: Joi.string().allow(null) }),
-  auth: Joi.object({ logoutTime: count() }),
+  auth: Joi.object({ logoutTime: count(), maxFailedLogins: count(), maxFailedLoginsPerAddress: count(), lockoutMinutes: count(), oauthTokenSeconds: count() }),
   log: Joi.object({
     level: Joi.string()
       .valid(...LOG_LEVELS)

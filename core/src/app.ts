@@ -5,6 +5,12 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import { authenticate } from './auth/authenticate.ts';
+import { bootstrapAuth } from './auth/bootstrap.ts';
+import { loginRoutes } from './auth/login-routes.ts';
+import { methodCatalog } from './auth/roles.ts';
+import { AuthService } from './auth/service.ts';
 import { healthRoutes } from './health/routes.ts';
 import { bodyError, errorHandler } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
@@ -23,22 +29,39 @@ export interface CoreDeps {
   readonly logger: Logger;
 }
 
-/** Every route of the core, for mounting and for the tests that enumerate them. */
-export function coreRoutes(deps: CoreDeps): AnyRoute[] {
-  return [
-    ...healthRoutes(),
-    ...searchRoutes(createSearchService(deps.store), deps.config.search),
-    ...indexRoutes(deps.store),
-  ];
+export interface Core {
+  readonly app: Koa;
+  /** Every route, for mounting and for the tests that enumerate them. */
+  readonly routes: readonly AnyRoute[];
+  readonly auth: AuthService;
+  /** Prepares the store (built-in roles, first administrator, migrations); run once before serving. */
+  bootstrap(options?: { announce?: (text: string) => void }): Promise<void>;
 }
 
-export function createCoreApp(deps: CoreDeps): Koa {
+function buildRoutes(deps: CoreDeps, auth: AuthService): AnyRoute[] {
+  const routes: AnyRoute[] = [];
+  const applications = (): string[] => [...new Set(routes.map((r) => r.provenance))].sort();
+  routes.push(
+    ...healthRoutes({ store: deps.store, release: deps.config.platform.release, version: pkg.version, startedAt: Date.now(), applications }),
+    ...loginRoutes(auth, () => methodCatalog(routes)),
+    ...searchRoutes(createSearchService(deps.store), deps.config.search),
+    ...indexRoutes(deps.store),
+  );
+  return routes;
+}
+
+export function createCoreApp(deps: CoreDeps): Core {
+  const auth = new AuthService(deps.store, deps.config.auth, deps.logger);
+  const routes = buildRoutes(deps, auth);
   const app = new Koa();
   app.proxy = false;
-  const router = mountRoutes(coreRoutes(deps));
+  // Errors are rendered by errorHandler; this only stops Koa printing them twice.
+  app.silent = true;
+  const router = mountRoutes(routes);
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(securityHeaders());
+  app.use(authenticate(auth));
   app.use(
     bodyParser({
       enableTypes: ['json', 'form'],
@@ -51,7 +74,10 @@ export function createCoreApp(deps: CoreDeps): Koa {
   );
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
-  // Errors are rendered by errorHandler; this only stops Koa printing them twice.
-  app.silent = true;
-  return app;
+  return {
+    app,
+    routes,
+    auth,
+    bootstrap: (options = {}) => bootstrapAuth({ store: deps.store, logger: deps.logger, routes, admin: deps.config.admin, auth, ...options }),
+  };
 }

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
+  | 'TOO_MANY_REQUESTS'
   | 'GONE'
   | 'UPSTREAM_FAILED'
   | 'UPSTREAM_TIMEOUT'
@@ -82,6 +83,13 @@ export class UnauthenticatedError extends AppError {
 export class ForbiddenError extends AppError {
   constructor(message: string) {
     super(403, 'FORBIDDEN', message);
+  }
+}
+
+/** Too many failed attempts; `retryAfter` seconds until the next may succeed. */
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, readonly retryAfter: number) {
+    super(429, 'TOO_MANY_REQUESTS', message);
   }
 }
 

@@ -12,8 +12,9 @@ import { openStore } from './store/open.ts';
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'core' });
 const store = await openStore(config);
-const app = createCoreApp({ store, config, logger });
-const server = await listen(app, config.core.port, '0.0.0.0');
+const core = createCoreApp({ store, config, logger });
+await core.bootstrap();
+const server = await listen(core.app, config.core.port, '0.0.0.0');
 const { port } = server.address() as AddressInfo;
 logger.info(`core listening on port ${port} (store: ${store.kind})`, { port });
 

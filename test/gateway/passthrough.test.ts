@@ -38,21 +38,27 @@ after(async () => {
 
 test('a search through the gateway answers exactly what the core answers', async () => {
   const path = '/operations-manager/jobs?in[status]=running,paused&include=name,status';
-  const direct = await request(`${core.url}${path}`);
-  const viaGateway = await request(`${gatewayUrl}${path}`);
+  const direct = await core.request(path);
+  const viaGateway = await request(`${gatewayUrl}${path}`, { headers: { authorization: `Bearer ${core.adminToken}` } });
   assert.equal(viaGateway.status, 200);
   assert.deepEqual(viaGateway.body, direct.body);
 });
 
 test('the request id given by the caller reaches the core and comes back', async () => {
-  const res = await fetch(`${gatewayUrl}/operations-manager/jobs?limit=1`, { headers: { 'X-Request-Id': 'trace-123' } });
+  const res = await fetch(`${gatewayUrl}/operations-manager/jobs?limit=1`, { headers: { 'X-Request-Id': 'trace-123', authorization: `Bearer ${core.adminToken}` } });
   await res.text();
   assert.equal(res.headers.get('x-request-id'), 'trace-123');
   assert.ok(core.logs.some((line) => line.includes('"requestId":"trace-123"')));
 });
 
+test('without credentials the core\'s 401 passes through unchanged', async () => {
+  const res = await request(`${gatewayUrl}/operations-manager/jobs`);
+  assert.equal(res.status, 401);
+  assert.deepEqual(res.body, { message: 'Authentication is required', data: null, metadata: {} });
+});
+
 test('a core error passes through with its status and envelope', async () => {
-  const res = await request(`${gatewayUrl}/operations-manager/jobs?sort=name`);
+  const res = await request(`${gatewayUrl}/operations-manager/jobs?sort=name`, { headers: { authorization: `Bearer ${core.adminToken}` } });
   assert.equal(res.status, 400);
   assert.equal((res.body as { data: unknown }).data, null);
 });

@@ -1,6 +1,8 @@
 /**
  * Starts the real core service on an ephemeral loopback port, on a store the
- * test chose, with logs captured so tests can read them.
+ * test chose, with logs captured so tests can read them. The store is
+ * bootstrapped like a first start, with a known administrator password, and
+ * `core.request` sends an administrator's token unless told otherwise.
  */
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -8,50 +10,37 @@ import type { Server } from 'node:http';
 import { loadConfig } from '../../config/load.ts';
 import type { AppConfig } from '../../config/schema.ts';
 import { createCoreApp } from '../../core/src/app.ts';
+import type { Core } from '../../core/src/app.ts';
 import { listen } from '../../core/src/http/listen.ts';
 import { createLogger } from '../../core/src/logger.ts';
 import type { Store } from '../../core/src/store/types.ts';
 
-export interface RunningCore {
-  readonly url: string;
-  readonly config: Readonly<AppConfig>;
-  readonly logs: string[];
-  close(): Promise<void>;
-}
-
-export async function testConfig(env: Record<string, string> = {}): Promise<Readonly<AppConfig>> {
-  return loadConfig({ env: { LOG_LEVEL: 'http', DATA_DIR: '/tmp/iap-test-unused', ...env } });
-}
-
-export async function startCore(store: Store, env: Record<string, string> = {}): Promise<RunningCore> {
-  const config = await testConfig(env);
-  const logs: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logs.push(chunk.toString());
-      done();
-    },
-  });
-  const logger = createLogger({ level: config.log.level, service: 'core', stream });
-  const app = createCoreApp({ store, config, logger });
-  const server: Server = await listen(app, 0, '127.0.0.1');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    config,
-    logs,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+export const ADMIN_PASSWORD = 'admin-test-password';
 
 export interface JsonResponse {
   readonly status: number;
   readonly headers: Headers;
   readonly body: unknown;
+}
+
+export interface CoreRequestInit extends RequestInit {
+  /** A bearer token to send instead of the administrator's; null sends no credentials. */
+  readonly token?: string | null;
+}
+
+export interface RunningCore {
+  readonly url: string;
+  readonly config: Readonly<AppConfig>;
+  readonly core: Core;
+  readonly logs: string[];
+  /** A token of the bootstrapped administrator. */
+  readonly adminToken: string;
+  request(path: string, init?: CoreRequestInit): Promise<JsonResponse>;
+  close(): Promise<void>;
+}
+
+export async function testConfig(env: Record<string, string> = {}): Promise<Readonly<AppConfig>> {
+  return loadConfig({ env: { LOG_LEVEL: 'http', DATA_DIR: '/tmp/iap-test-unused', ADMIN_PASSWORD, ...env } });
 }
 
 export async function request(url: string, init: RequestInit = {}): Promise<JsonResponse> {
@@ -64,4 +53,40 @@ export async function request(url: string, init: RequestInit = {}): Promise<Json
     // Non-JSON answers stay text; the test decides whether that is right.
   }
   return { status: res.status, headers: res.headers, body };
+}
+
+export async function startCore(store: Store, env: Record<string, string> = {}): Promise<RunningCore> {
+  const config = await testConfig(env);
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const logger = createLogger({ level: config.log.level, service: 'core', stream });
+  const core = createCoreApp({ store, config, logger });
+  await core.bootstrap({ announce: () => undefined });
+  const admin = await core.auth.findAccount(config.admin.username);
+  const { token: adminToken } = await core.auth.sessions.start(admin!['_id'] as string, 'account', 'login');
+  const server: Server = await listen(core.app, 0, '127.0.0.1');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    config,
+    core,
+    logs,
+    adminToken,
+    request(path, init = {}) {
+      const { token = adminToken, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+      return request(`${url}${path}`, { ...rest, headers });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -1,11 +1,33 @@
 /**
- * The public liveness probe. Every other health route needs credentials
- * (decisions.md item 7); this one only says the process answers.
+ * Health: a public liveness probe for load balancers, and the server and
+ * application reports, which need credentials like every other route
+ * (decisions.md item 7: clients probe /health/applications to learn whether
+ * their session is still valid).
  */
 import { defineRoute } from '../http/route.ts';
 import type { AnyRoute } from '../http/route.ts';
+import type { Store } from '../store/types.ts';
 
-export function healthRoutes(): AnyRoute[] {
+export interface HealthDeps {
+  readonly store: Store;
+  /** `platform.release`, e.g. 2022.1; reported in three parts. */
+  readonly release: string;
+  readonly version: string;
+  readonly startedAt: number;
+  /** Applications (provenances) the core serves. */
+  readonly applications: () => string[];
+}
+
+async function storeReachable(store: Store): Promise<boolean> {
+  try {
+    await store.collection('jobs').count(null);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function healthRoutes(deps: HealthDeps): AnyRoute[] {
   return [
     defineRoute({
       method: 'GET',
@@ -18,6 +40,44 @@ export function healthRoutes(): AnyRoute[] {
       input: {},
       async handle() {
         return { body: { status: 'ok' } };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/health/server',
+      name: 'getServerHealth',
+      provenance: 'Health',
+      roles: 'authenticated',
+      surface: 'plain',
+      description: 'Release, version, uptime, and the store with its reachability',
+      input: {},
+      async handle() {
+        const reachable = await storeReachable(deps.store);
+        return {
+          body: {
+            // Clients cut the release at its last dot to choose the legacy or the new interface.
+            release: `${deps.release}.0`,
+            version: deps.version,
+            uptime: Math.round((Date.now() - deps.startedAt) / 1000),
+            store: { kind: deps.store.kind, reachable },
+            status: reachable ? 'running' : 'degraded',
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/health/applications',
+      name: 'getApplicationsHealth',
+      provenance: 'Health',
+      roles: 'authenticated',
+      surface: 'plain',
+      description: 'The applications this core serves and their state',
+      input: {},
+      async handle() {
+        const reachable = await storeReachable(deps.store);
+        const results = deps.applications().map((id) => ({ id, state: reachable ? 'RUNNING' : 'DEAD', version: deps.version }));
+        return { body: { results, total: results.length } };
       },
     }),
   ];

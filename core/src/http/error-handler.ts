@@ -6,7 +6,7 @@
  * clients can branch on it. 5xx internals are logged, never shown.
  */
 import type { Context, Middleware } from 'koa';
-import { AppError, toAppError } from '../errors.ts';
+import { AppError, toAppError, TooManyRequestsError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { RequestState } from './request-context.ts';
 import type { Surface } from './route.ts';
@@ -21,7 +21,18 @@ function surfaceOf(ctx: Context): Surface {
   return ctx.path === '/operations-manager' || ctx.path.startsWith('/operations-manager/') ? 'operations-manager' : 'plain';
 }
 
+const OAUTH_ERRORS: Partial<Record<AppError['code'], string>> = {
+  UNAUTHENTICATED: 'invalid_client',
+  VALIDATION_FAILED: 'invalid_request',
+  BAD_REQUEST: 'invalid_request',
+  INVALID_JSON: 'invalid_request',
+};
+
 export function renderError(surface: Surface, err: AppError): unknown {
+  if (surface === 'oauth') {
+    // RFC 6749 section 5.2: OAuth clients read `error`.
+    return { error: OAUTH_ERRORS[err.code] ?? (err.status >= 500 ? 'server_error' : 'invalid_request'), error_description: err.message };
+  }
   if (surface === 'operations-manager') {
     return { message: err.message, data: null, metadata: err.details.length > 0 ? { errors: err.details } : {} };
   }
@@ -50,6 +61,8 @@ export function errorHandler(logger: Logger): Middleware {
       if (!err.expose) log.error('request failed', { code: err.code, error: err.cause instanceof Error ? err.cause.stack : String(err.cause ?? err.message) });
       ctx.status = err.status;
       ctx.set('X-Error-Code', err.code);
+      if (err instanceof TooManyRequestsError) ctx.set('Retry-After', String(err.retryAfter));
+      if (err.status === 401) ctx.set('WWW-Authenticate', 'Bearer, Basic realm="iap"');
       ctx.set('Cache-Control', 'no-store');
       ctx.body = renderError(surfaceOf(ctx), err);
     }

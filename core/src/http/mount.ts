@@ -4,7 +4,10 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { ValidationError } from '../errors.ts';
+import type { AuthState } from '../auth/authenticate.ts';
+import { can } from '../auth/caller.ts';
+import type { Caller } from '../auth/caller.ts';
+import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors.ts';
 import { splitQueryString } from '../search/query-string.ts';
 import type { RequestState } from './request-context.ts';
 import type { SurfaceState } from './error-handler.ts';
@@ -26,12 +29,23 @@ function isEmptyBody(body: unknown): boolean {
   return body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0);
 }
 
+/** 401 without a valid credential, 403 when no role allows the method; checked before any input is read. */
+function authorize(route: AnyRoute, auth: AuthState): Caller | null {
+  if (route.roles === 'public') return auth.caller;
+  if (!auth.caller) throw auth.authFailure ?? new UnauthenticatedError();
+  if (route.roles !== 'authenticated' && !can(auth.caller, route.provenance, route.name)) {
+    throw new ForbiddenError(`${auth.caller.username} has no role that allows ${route.provenance}.${route.name}`);
+  }
+  return auth.caller;
+}
+
 export function mountRoutes(routes: readonly AnyRoute[]): Router {
   const router = new Router();
   for (const route of routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](route.path, async (ctx: Context) => {
       (ctx.state as SurfaceState).surface = route.surface;
+      const caller = authorize(route, ctx.state as AuthState);
       const rawBody = (ctx.request as { body?: unknown }).body;
       const params = route.input.params ? route.input.params.validate({ ...ctx.params }) : {};
       const query = route.input.query ? route.input.query.validate(ctx.querystring) : checkNoQuery(ctx.querystring);
@@ -41,7 +55,7 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
         throw new ValidationError('This operation takes no request body', [{ parameter: 'body', message: 'must be empty' }]);
       }
       const state = ctx.state as RequestState;
-      const result = await route.handle({ params, query, body }, { requestId: state.requestId, logger: state.logger, koa: ctx });
+      const result = await route.handle({ params, query, body }, { requestId: state.requestId, logger: state.logger, caller, koa: ctx });
       ctx.status = result.status ?? 200;
       if ('json' in result) {
         ctx.type = 'application/json';

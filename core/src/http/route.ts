@@ -6,12 +6,13 @@
  * parameters and bodies are refused before the handler runs.
  */
 import type { Context } from 'koa';
+import type { Caller } from '../auth/caller.ts';
 import type { Logger } from '../logger.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The response shape family a route answers in (errors included). */
-export type Surface = 'operations-manager' | 'plain';
+export type Surface = 'operations-manager' | 'plain' | 'oauth';
 
 /** Turns raw input into a typed value or throws a ValidationError naming what was wrong. */
 export interface Validator<Raw, Out> {
@@ -26,6 +27,8 @@ export interface RouteInput<P, Q, B> {
 
 export interface RouteContext {
   readonly requestId: string;
+  /** Who is calling; null only on public routes. */
+  readonly caller: Caller | null;
   readonly logger: Logger;
   readonly koa: Context;
 }
@@ -43,8 +46,13 @@ export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, 
   readonly name: string;
   /** Application the method belongs to, e.g. `OperationsManager`. */
   readonly provenance: string;
-  /** Role names (of the provenance) that may call it; `public` only for liveness. */
-  readonly roles: readonly string[] | 'public';
+  /**
+   * Role names (of the provenance) whose built-in roles allow it; `admin` of
+   * the provenance always does. `authenticated`: any caller with valid
+   * credentials (login-session routes). `public`: no credentials at all
+   * (liveness, login).
+   */
+  readonly roles: readonly string[] | 'authenticated' | 'public';
   readonly surface: Surface;
   readonly description: string;
   readonly input: {

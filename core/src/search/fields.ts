@@ -29,7 +29,7 @@ export interface FieldDef {
   readonly textSearch: boolean;
 }
 
-export type DocTypeName = 'jobs' | 'tasks';
+export type DocTypeName = 'jobs' | 'tasks' | 'accounts' | 'groups' | 'roles';
 
 export interface DocType {
   readonly name: DocTypeName;
@@ -141,7 +141,61 @@ export const tasks: DocType = Object.freeze({
   dereferenceOnly: new Set<string>(),
 });
 
-export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks });
+/**
+ * The authorization module's lists filter and sort with the same machinery.
+ * Secrets (`passwordHash`) are deliberately not fields: nothing can filter
+ * on them, so no answer can become an oracle for them.
+ */
+export const accounts: DocType = Object.freeze({
+  name: 'accounts',
+  collection: 'accounts',
+  defaultSort: 'username',
+  fields: registry([
+    field('_id', 'objectId', { sortable: true }),
+    field('username', 'string', { sortable: true }),
+    field('firstname', 'string'),
+    field('email', 'string'),
+    field('provenance', 'string'),
+    field('inactive', 'boolean'),
+    field('loggedIn', 'boolean'),
+  ]),
+  properties: new Set(['_id', 'username', 'firstname', 'email', 'provenance', 'inactive', 'loggedIn', 'lastLogin', 'memberOf', 'assignedRoles', 'gitTokens', '_meta']),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+});
+
+export const groups: DocType = Object.freeze({
+  name: 'groups',
+  collection: 'groups',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'objectId', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('description', 'string'),
+    field('provenance', 'string'),
+    field('inactive', 'boolean'),
+  ]),
+  properties: new Set(['_id', 'name', 'description', 'provenance', 'memberOf', 'assignedRoles', 'inactive', '_meta']),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+});
+
+export const roles: DocType = Object.freeze({
+  name: 'roles',
+  collection: 'roles',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'objectId', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('provenance', 'string'),
+    field('description', 'string'),
+  ]),
+  properties: new Set(['_id', 'provenance', 'name', 'description', 'allowedMethods', 'allowedViews', 'builtIn']),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+});
+
+export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks, accounts, groups, roles });
 
 const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 

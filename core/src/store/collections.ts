@@ -10,7 +10,7 @@ import type { IndexDescription } from './types.ts';
 
 export const COLLECTION_NAMES = [
   'jobs', 'tasks', 'accounts', 'groups', 'roles', 'workflows', 'transformations',
-  'automations', 'triggers', 'catalog_store', 'forms', 'adapters',
+  'automations', 'triggers', 'catalog_store', 'forms', 'adapters', 'sessions', 'service_accounts',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
@@ -59,9 +59,9 @@ const specs: Record<CollectionName, CollectionSpec> = {
       index([['last_updated', -1], ['_id', -1]]),
     ],
   },
-  accounts: { name: 'accounts', docType: null, indexes: [index([['username', 1], ['provenance', 1]], true)] },
-  groups: { name: 'groups', docType: null, indexes: [index([['name', 1], ['provenance', 1]], true)] },
-  roles: { name: 'roles', docType: null, indexes: [index([['provenance', 1], ['name', 1]], true)] },
+  accounts: { name: 'accounts', docType: docTypes.accounts, indexes: [index([['username', 1], ['provenance', 1]], true)] },
+  groups: { name: 'groups', docType: docTypes.groups, indexes: [index([['name', 1], ['provenance', 1]], true)] },
+  roles: { name: 'roles', docType: docTypes.roles, indexes: [index([['provenance', 1], ['name', 1]], true)] },
   workflows: { name: 'workflows', docType: null, indexes: [index([['name', 1]], true)] },
   transformations: { name: 'transformations', docType: null, indexes: [index([['name', 1]], true)] },
   automations: { name: 'automations', docType: null, indexes: [index([['name', 1]], true), index([['nextRunAt', 1]])] },
@@ -69,6 +69,9 @@ const specs: Record<CollectionName, CollectionSpec> = {
   catalog_store: { name: 'catalog_store', docType: null, indexes: [index([['name', 1]], true)] },
   forms: { name: 'forms', docType: null, indexes: [index([['name', 1]], true)] },
   adapters: { name: 'adapters', docType: null, indexes: [index([['name', 1]], true)] },
+  // A session's _id is the SHA-256 of its token, so the store never holds a usable token.
+  sessions: { name: 'sessions', docType: null, indexes: [index([['accountId', 1]]), index([['expiresAt', 1]])] },
+  service_accounts: { name: 'service_accounts', docType: null, indexes: [index([['name', 1]], true)] },
 };
 
 export function collectionSpec(name: CollectionName): CollectionSpec {

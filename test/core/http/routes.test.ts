@@ -4,17 +4,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { coreRoutes } from '../../../core/src/app.ts';
+import { createCoreApp } from '../../../core/src/app.ts';
 import { createLogger } from '../../../core/src/logger.ts';
 import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
 import { testConfig } from '../../helpers/core.ts';
 
 /** The only routes that may be called without credentials (decisions.md item 7). */
-const PUBLIC = new Set(['GET /health/live']);
+const PUBLIC = new Set(['GET /health/live', 'POST /login', 'POST /oauth/token']);
+/** Routes any authenticated caller may use, whatever their roles. */
+const ANY_CALLER = new Set(['GET /health/server', 'GET /health/applications', 'POST /logout', 'GET /whoami']);
 
 test('every core route declares a method name, provenance, roles, surface and its inputs', async () => {
   const store = SqliteStore.open({ dataDir: ':memory:' });
-  const routes = coreRoutes({ store, config: await testConfig(), logger: createLogger({ level: 'error', service: 'test', silent: true }) });
+  const { routes } = createCoreApp({ store, config: await testConfig(), logger: createLogger({ level: 'error', service: 'test', silent: true }) });
   assert.ok(routes.length >= 8);
   const seen = new Set<string>();
   for (const r of routes) {
@@ -24,13 +26,14 @@ test('every core route declares a method name, provenance, roles, surface and it
     assert.match(r.name, /^[A-Za-z][A-Za-z0-9]*$/, `${id} declares a method name`);
     assert.match(r.provenance, /^[A-Z][A-Za-z0-9]*$/, `${id} declares a provenance`);
     assert.ok(r.description.length > 10, `${id} describes itself`);
-    assert.ok(r.surface === 'operations-manager' || r.surface === 'plain', `${id} declares a surface`);
+    assert.ok(['operations-manager', 'plain', 'oauth'].includes(r.surface), `${id} declares a surface`);
     if (r.roles === 'public') assert.ok(PUBLIC.has(id), `${id} is public but not on the documented public list`);
+    else if (r.roles === 'authenticated') assert.ok(ANY_CALLER.has(id), `${id} is open to any caller but not on the documented list`);
     else assert.ok(r.roles.length > 0, `${id} names the roles that may call it`);
     if (r.path.includes(':')) assert.ok(r.input.params, `${id} has path parameters, so it must validate them`);
     if (r.method !== 'GET' && r.method !== 'DELETE' && !r.input.body) {
       // A write without a body validator refuses any body; that must be a choice, visible here.
-      assert.ok(['POST /indexes/:collectionName'].includes(id), `${id} takes no body; add it to this list if that is intended`);
+      assert.ok(['POST /indexes/:collectionName', 'POST /logout'].includes(id), `${id} takes no body; add it to this list if that is intended`);
     }
   }
   await store.close();

@@ -6,7 +6,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jobs, tasks } from '../../fixtures/search-data.ts';
-import { request } from '../../helpers/core.ts';
 import { startSearchFixture } from '../../helpers/search-fixture.ts';
 import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
@@ -84,7 +83,7 @@ for (const factory of storeFactories()) {
 
     for (const [what, queryString, parameter] of ATTACKS) {
       test(`${what} is a 400 naming ${parameter}`, async () => {
-        const res = await request(`${core.url}/operations-manager/jobs?${queryString}`);
+        const res = await core.request(`/operations-manager/jobs?${queryString}`);
         assert.equal(res.status, 400, JSON.stringify(res.body));
         const body = res.body as { message: string; data: null; metadata: { errors: Array<{ parameter: string; message: string }> } };
         assert.deepEqual(Object.keys(body).sort(), ['data', 'message', 'metadata']);
@@ -96,7 +95,7 @@ for (const factory of storeFactories()) {
 
     test('regular-expression text is matched literally and quickly', async () => {
       const started = Date.now();
-      const res = await request(`${core.url}/operations-manager/jobs?contains[name]=${encodeURIComponent('(a+)+$')}&starts-with[name]=${encodeURIComponent('(a+)+')}`);
+      const res = await core.request(`/operations-manager/jobs?contains[name]=${encodeURIComponent('(a+)+$')}&starts-with[name]=${encodeURIComponent('(a+)+')}`);
       assert.equal(res.status, 200);
       assert.deepEqual((res.body as { data: Array<{ name: string }> }).data.map((d) => d.name), ['(a+)+$ weird.name']);
       assert.ok(Date.now() - started < 2000);
@@ -104,30 +103,30 @@ for (const factory of storeFactories()) {
 
     test('an in list longer than allowed is refused', async () => {
       const values = Array.from({ length: core.config.search.maxInItems + 1 }, (_, i) => String(i % 10));
-      const res = await request(`${core.url}/operations-manager/jobs?in[metrics.progress]=${values.join(',')}`);
+      const res = await core.request(`/operations-manager/jobs?in[metrics.progress]=${values.join(',')}`);
       assert.equal(res.status, 400);
       assert.match((res.body as { message: string }).message, /at most/);
     });
 
     test('an oversized query string is refused', async () => {
-      const res = await request(`${core.url}/operations-manager/jobs?equals[name]=${'x'.repeat(core.config.search.maxQueryLength)}`);
+      const res = await core.request(`/operations-manager/jobs?equals[name]=${'x'.repeat(core.config.search.maxQueryLength)}`);
       assert.equal(res.status, 400);
       assert.ok(((res.body as { metadata: { errors: Array<{ parameter: string }> } }).metadata.errors).some((e) => e.parameter === 'query'));
     });
 
     test('q with more conditions than allowed is refused', async () => {
       const many = Array.from({ length: core.config.search.maxQNodes + 1 }, (_, i) => ({ equals: { name: `n${i}` } }));
-      const res = await request(`${core.url}/operations-manager/jobs?${q({ or: many })}`);
+      const res = await core.request(`/operations-manager/jobs?${q({ or: many })}`);
       assert.equal(res.status, 400);
     });
 
     test('a value longer than allowed is refused', async () => {
-      const res = await request(`${core.url}/operations-manager/jobs?contains[name]=${'y'.repeat(core.config.search.maxValueLength + 1)}`);
+      const res = await core.request(`/operations-manager/jobs?contains[name]=${'y'.repeat(core.config.search.maxValueLength + 1)}`);
       assert.equal(res.status, 400);
     });
 
     test('one answer names every offending parameter', async () => {
-      const res = await request(`${core.url}/operations-manager/jobs?foo=1&equals[nope]=2&limit=x&sort=name`);
+      const res = await core.request(`/operations-manager/jobs?foo=1&equals[nope]=2&limit=x&sort=name`);
       const errors = (res.body as { metadata: { errors: Array<{ parameter: string }> } }).metadata.errors.map((e) => e.parameter).sort();
       assert.deepEqual(errors, ['equals[nope]', 'foo', 'limit', 'sort']);
     });

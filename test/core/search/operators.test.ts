@@ -5,7 +5,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GROUP_ENG, GROUP_OPS, jobId, label, taskId } from '../../fixtures/search-data.ts';
-import { request } from '../../helpers/core.ts';
 import { startSearchFixture } from '../../helpers/search-fixture.ts';
 import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
@@ -104,7 +103,7 @@ for (const factory of storeFactories()) {
 
     for (const [queryString, expected] of JOB_CASES) {
       test(`jobs?${decodeURIComponent(queryString)} selects ${expected.join(',') || 'nothing'}`, async () => {
-        const res = await request(`${core.url}/operations-manager/jobs?${queryString}`);
+        const res = await core.request(`/operations-manager/jobs?${queryString}`);
         assert.equal(res.status, 200, JSON.stringify(res.body));
         const body = res.body as Envelope;
         assert.deepEqual(body.data.map((d) => label(d['_id'])), expected);
@@ -114,7 +113,7 @@ for (const factory of storeFactories()) {
 
     for (const [queryString, expected] of TASK_CASES) {
       test(`tasks?${decodeURIComponent(queryString)} selects ${expected.join(',') || 'nothing'}`, async () => {
-        const res = await request(`${core.url}/operations-manager/tasks?${queryString}`);
+        const res = await core.request(`/operations-manager/tasks?${queryString}`);
         assert.equal(res.status, 200, JSON.stringify(res.body));
         const body = res.body as Envelope;
         assert.deepEqual(body.data.map((d) => label(d['_id'])), expected);

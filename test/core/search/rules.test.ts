@@ -5,7 +5,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ACCOUNT_OPERATOR, GROUP_ENG, groups, jobId, jobs, label, taskId, tasks } from '../../fixtures/search-data.ts';
-import { request } from '../../helpers/core.ts';
 import { startSearchFixture } from '../../helpers/search-fixture.ts';
 import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
@@ -23,7 +22,7 @@ for (const factory of storeFactories()) {
     let fixture: SearchFixture;
     let core: RunningCore;
     const get = async (path: string): Promise<{ status: number; body: Envelope }> => {
-      const res = await request(`${core.url}/operations-manager${path}`);
+      const res = await core.request(`/operations-manager${path}`);
       return { status: res.status, body: res.body as Envelope };
     };
     const list = async (path: string): Promise<Doc[]> => {

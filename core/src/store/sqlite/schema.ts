@@ -10,12 +10,25 @@ import { keyParts } from '../collections.ts';
 import type { IndexDescription } from '../types.ts';
 import { columnName, ftsTable, generatedPaths, jsonPath, quoteIdent } from './columns.ts';
 
+function generatedColumn(path: string): string {
+  return `${quoteIdent(columnName(path))} GENERATED ALWAYS AS (json_extract(doc, '${jsonPath(path)}')) VIRTUAL`;
+}
+
+/**
+ * Creates the table of a collection, or adds the generated columns a newer
+ * registry declares to an existing one (virtual columns cost no rewrite).
+ * Answers true when the table is new.
+ */
 export function createTable(db: Database, spec: CollectionSpec): boolean {
   const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(spec.name) !== undefined;
-  if (exists) return false;
-  const columns = generatedPaths(spec).map(
-    (path) => `${quoteIdent(columnName(path))} GENERATED ALWAYS AS (json_extract(doc, '${jsonPath(path)}')) VIRTUAL`,
-  );
+  if (exists) {
+    const present = new Set((db.prepare(`SELECT name FROM pragma_table_xinfo(?)`).all(spec.name) as Array<{ name: string }>).map((c) => c.name));
+    for (const path of generatedPaths(spec)) {
+      if (!present.has(columnName(path))) db.exec(`ALTER TABLE ${quoteIdent(spec.name)} ADD COLUMN ${generatedColumn(path)}`);
+    }
+    return false;
+  }
+  const columns = generatedPaths(spec).map(generatedColumn);
   db.exec(`CREATE TABLE ${quoteIdent(spec.name)} (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,

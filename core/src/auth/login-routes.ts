@@ -1,0 +1,117 @@
+/**
+ * The login surface (decisions.md item 6): `POST /login`, `POST /logout`,
+ * `POST /oauth/token` and `GET /whoami`.
+ */
+import Joi from 'joi';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiBody } from '../http/validate.ts';
+import type { Caller } from './caller.ts';
+import type { MethodInfo } from './roles.ts';
+import type { AuthService } from './service.ts';
+
+interface Credentials {
+  username: string;
+  password: string;
+}
+
+const usernamePassword = Joi.object({ username: Joi.string().min(1).max(256).required(), password: Joi.string().min(1).max(1024).required() });
+// The platform's clients send {user: {username, password}}; some send the bare pair.
+const loginBody = Joi.alternatives()
+  .try(Joi.object({ user: usernamePassword.required() }), usernamePassword)
+  .messages({ 'alternatives.match': 'must hold user.username and user.password, or username and password' });
+
+const tokenBody = Joi.object({
+  grant_type: Joi.string().valid('client_credentials').required().messages({ 'any.only': 'must be client_credentials' }),
+  client_id: Joi.string().max(256),
+  client_secret: Joi.string().max(1024),
+  scope: Joi.string().allow(''),
+});
+
+export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): AnyRoute[] {
+  const login = (path: string) =>
+    defineRoute<Record<string, never>, Record<string, never>, Credentials | { user: Credentials }>({
+      method: 'POST',
+      path,
+      name: 'login',
+      provenance: 'Authentication',
+      roles: 'public',
+      surface: 'plain',
+      description: 'Log in with a username and password; answers the token as a JSON string and sets the token cookie',
+      input: { body: joiBody(loginBody) },
+      async handle({ body }, ctx) {
+        const { username, password } = 'user' in body ? body.user : body;
+        const token = await auth.login(username, password, ctx.koa.ip);
+        ctx.koa.cookies.set('token', token, { httpOnly: true, sameSite: 'lax', overwrite: true });
+        return { body: token };
+      },
+    });
+
+  return [
+    login('/login'),
+    defineRoute({
+      method: 'POST',
+      path: '/logout',
+      name: 'logout',
+      provenance: 'Authentication',
+      roles: 'authenticated',
+      surface: 'plain',
+      description: 'End the session of the token used',
+      input: {},
+      async handle(_input, ctx) {
+        await auth.logout(ctx.caller!);
+        ctx.koa.cookies.set('token', null);
+        return { body: { message: 'Logged out' } };
+      },
+    }),
+    defineRoute<Record<string, never>, Record<string, never>, { client_id?: string; client_secret?: string }>({
+      method: 'POST',
+      path: '/oauth/token',
+      name: 'getToken',
+      provenance: 'Authentication',
+      roles: 'public',
+      surface: 'oauth',
+      description: 'OAuth client credentials: a service account trades its client id and secret for a bearer token',
+      input: { body: joiBody(tokenBody) },
+      async handle({ body }, ctx) {
+        // RFC 6749 allows the client credentials in the body or as Basic authentication.
+        const basic = /^basic\s+(.+)$/i.exec(ctx.koa.get('authorization'));
+        const decoded = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : '';
+        const clientId = body.client_id ?? decoded.slice(0, Math.max(0, decoded.indexOf(':')));
+        const secret = body.client_secret ?? decoded.slice(decoded.indexOf(':') + 1);
+        ctx.koa.set('Cache-Control', 'no-store');
+        return { body: await auth.clientToken(clientId, secret, ctx.koa.ip) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/whoami',
+      name: 'whoami',
+      provenance: 'Authentication',
+      roles: 'authenticated',
+      surface: 'plain',
+      description: 'The caller: account, groups, allowed views, methods and roles',
+      input: {},
+      async handle(_input, ctx) {
+        return { body: whoami(ctx.caller!, methods()) };
+      },
+    }),
+  ];
+}
+
+function whoami(caller: Caller, catalog: MethodInfo[]): unknown {
+  const methods: Record<string, string[]> = {};
+  for (const m of catalog) {
+    if (caller.adminOf.has(m.provenance) || caller.methods.has(`${m.provenance}.${m.name}`)) (methods[m.provenance] ??= []).push(m.name);
+  }
+  return {
+    id: caller.id,
+    provenance: caller.provenance,
+    username: caller.username,
+    firstname: caller.firstname,
+    groups: caller.groups,
+    routes: [...new Set(caller.views.map((v) => v.path))].sort(),
+    methods,
+    roles: [...caller.roleIds].sort(),
+  };
+}

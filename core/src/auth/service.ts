@@ -1,0 +1,136 @@
+/**
+ * Authentication: logins, client-credentials tokens, and turning a request's
+ * credential into a Caller. Callers and verified Basic credentials are cached
+ * briefly; `invalidate()` drops both whenever accounts, groups or roles change.
+ */
+import { createHash } from 'node:crypto';
+import { TooManyRequestsError, UnauthenticatedError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { accounts as accountType } from '../search/fields.ts';
+import type { Doc, Store } from '../store/types.ts';
+import { loadCaller } from './caller.ts';
+import type { Caller } from './caller.ts';
+import type { Credential } from './credentials.ts';
+import { LoginLimiter } from './login-limiter.ts';
+import { verifyPassword } from './passwords.ts';
+import { Sessions } from './sessions.ts';
+
+export interface AuthOptions {
+  readonly logoutTime: number;
+  readonly maxFailedLogins: number;
+  readonly maxFailedLoginsPerAddress: number;
+  readonly lockoutMinutes: number;
+  readonly oauthTokenSeconds: number;
+}
+
+const CALLER_TTL_MS = 5_000;
+const BASIC_TTL_MS = 60_000;
+const REFUSED = 'Invalid username or password';
+
+export class AuthService {
+  readonly sessions: Sessions;
+  private readonly limiter: LoginLimiter;
+  private readonly callers = new Map<string, { caller: Caller; at: number }>();
+  private readonly basic = new Map<string, { id: string; at: number }>();
+
+  constructor(private readonly store: Store, private readonly options: AuthOptions, private readonly logger: Logger, private readonly now: () => number = Date.now) {
+    this.sessions = new Sessions(store, { idleMinutes: options.logoutTime, now });
+    this.limiter = new LoginLimiter({
+      maxPerUsername: options.maxFailedLogins,
+      maxPerAddress: options.maxFailedLoginsPerAddress,
+      windowMs: options.lockoutMinutes * 60_000,
+      now,
+    });
+  }
+
+  /** Accounts, groups or roles changed: cached callers may hold stale rights. */
+  invalidate(): void {
+    this.callers.clear();
+    this.basic.clear();
+  }
+
+  async findAccount(username: string): Promise<Doc | null> {
+    const field = accountType.fields.get('username')!;
+    const found = await this.store.collection('accounts').search({
+      where: { kind: 'compare', op: 'eq', field, value: username },
+      sort: [{ field: accountType.fields.get('_id')!, direction: 1 }],
+      skip: 0,
+      limit: 1,
+    });
+    return found.docs[0] ?? null;
+  }
+
+  /** Checks a username and password; the refusal never says which was wrong. */
+  async checkPassword(username: string, password: string, address: string): Promise<Doc> {
+    const wait = this.limiter.retryAfter(username, address);
+    if (wait > 0) throw new TooManyRequestsError(`Too many failed logins; try again in ${wait} seconds`, wait);
+    const account = await this.findAccount(username);
+    const ok = await verifyPassword(password, account?.['passwordHash'] as string | undefined);
+    if (!account || !ok || account['inactive'] === true) {
+      this.limiter.recordFailure(username, address);
+      this.logger.warn('login refused', { username, address });
+      throw new UnauthenticatedError(REFUSED);
+    }
+    this.limiter.recordSuccess(username);
+    return account;
+  }
+
+  async login(username: string, password: string, address: string): Promise<string> {
+    const account = await this.checkPassword(username, password, address);
+    const { token } = await this.sessions.start(account['_id'] as string, 'account', 'login');
+    await this.store.collection('accounts').replaceOne({ ...account, loggedIn: true, lastLogin: new Date(this.now()).toISOString() });
+    this.logger.info('login', { username: account['username'], accountId: account['_id'] });
+    return token;
+  }
+
+  async clientToken(clientId: string, secret: string, address: string): Promise<{ access_token: string; token_type: 'bearer'; expires_in: number }> {
+    const wait = this.limiter.retryAfter(`client:${clientId}`, address);
+    if (wait > 0) throw new TooManyRequestsError(`Too many failed attempts; try again in ${wait} seconds`, wait);
+    const client = await this.store.collection('service_accounts').findById(clientId);
+    const ok = await verifyPassword(secret, client?.['secretHash'] as string | undefined);
+    if (!client || !ok || client['inactive'] === true) {
+      this.limiter.recordFailure(`client:${clientId}`, address);
+      throw new UnauthenticatedError('Invalid client credentials');
+    }
+    const lifetimeMs = this.options.oauthTokenSeconds * 1000;
+    const { token } = await this.sessions.start(clientId, 'service', 'oauth', lifetimeMs);
+    return { access_token: token, token_type: 'bearer', expires_in: this.options.oauthTokenSeconds };
+  }
+
+  /** The caller a credential stands for; throws 401 (or 429) when it stands for no one. */
+  async identify(credential: Credential, address: string): Promise<Caller> {
+    if (credential.kind === 'malformed') throw new UnauthenticatedError(credential.reason);
+    if (credential.kind === 'token') {
+      const session = await this.sessions.resolve(credential.token);
+      const caller = session ? await this.caller(session.principal, session.accountId, session._id) : null;
+      if (!caller) throw new UnauthenticatedError('The token is invalid or has expired');
+      return caller;
+    }
+    const key = createHash('sha256').update(credential.raw).digest('hex');
+    const cached = this.basic.get(key);
+    let id = cached && this.now() - cached.at < BASIC_TTL_MS ? cached.id : null;
+    if (!id) {
+      id = (await this.checkPassword(credential.username, credential.password, address))['_id'] as string;
+      this.basic.set(key, { id, at: this.now() });
+    }
+    const caller = await this.caller('account', id, null);
+    if (!caller) throw new UnauthenticatedError(REFUSED);
+    return caller;
+  }
+
+  async logout(caller: Caller): Promise<void> {
+    if (caller.sessionId) await this.sessions.end(caller.sessionId);
+  }
+
+  private async caller(principal: Caller['principal'], id: string, sessionId: string | null): Promise<Caller | null> {
+    const key = `${principal}:${id}:${sessionId ?? ''}`;
+    const hit = this.callers.get(key);
+    if (hit && this.now() - hit.at < CALLER_TTL_MS) return hit.caller;
+    const caller = await loadCaller(this.store, principal, id, sessionId);
+    if (caller) {
+      if (this.callers.size > 10_000) this.callers.clear();
+      this.callers.set(key, { caller, at: this.now() });
+    }
+    return caller;
+  }
+}
