@@ -22,6 +22,11 @@ export interface FieldDef {
   readonly type: ScalarType;
   /** The field holds an array of `type`; a condition matches when any element does. */
   readonly array: boolean;
+  /**
+   * For a field inside an array of objects (`memberOf.groupId`): the path of
+   * the array (`memberOf`); `path` minus it is the path inside each element.
+   */
+  readonly arrayOfObjects: string | null;
   readonly dateEncoding: DateEncoding | null;
   /** May be named by `sort`. Only indexed fields sort, so a sort never scans. */
   readonly sortable: boolean;
@@ -46,6 +51,7 @@ export interface DocType {
 
 interface FieldOptions {
   array?: boolean;
+  arrayOfObjects?: string;
   sortable?: boolean;
   textSearch?: boolean;
   dateEncoding?: DateEncoding;
@@ -56,7 +62,8 @@ function field(path: string, type: ScalarType, options: FieldOptions = {}): Fiel
   return Object.freeze({
     path,
     type,
-    array: options.array ?? false,
+    array: (options.array ?? false) || options.arrayOfObjects !== undefined,
+    arrayOfObjects: options.arrayOfObjects ?? null,
     dateEncoding: options.dateEncoding ?? null,
     sortable: options.sortable ?? false,
     textSearch: options.textSearch ?? false,
@@ -158,6 +165,8 @@ export const accounts: DocType = Object.freeze({
     field('provenance', 'string'),
     field('inactive', 'boolean'),
     field('loggedIn', 'boolean'),
+    field('memberOf.groupId', 'objectId', { arrayOfObjects: 'memberOf' }),
+    field('assignedRoles.roleId', 'objectId', { arrayOfObjects: 'assignedRoles' }),
   ]),
   properties: new Set(['_id', 'username', 'firstname', 'email', 'provenance', 'inactive', 'loggedIn', 'lastLogin', 'memberOf', 'assignedRoles', 'gitTokens', '_meta']),
   dereferences: new Set<string>(),
@@ -174,6 +183,8 @@ export const groups: DocType = Object.freeze({
     field('description', 'string'),
     field('provenance', 'string'),
     field('inactive', 'boolean'),
+    field('memberOf.groupId', 'objectId', { arrayOfObjects: 'memberOf' }),
+    field('assignedRoles.roleId', 'objectId', { arrayOfObjects: 'assignedRoles' }),
   ]),
   properties: new Set(['_id', 'name', 'description', 'provenance', 'memberOf', 'assignedRoles', 'inactive', '_meta']),
   dereferences: new Set<string>(),

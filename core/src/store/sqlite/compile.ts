@@ -85,6 +85,11 @@ export class SqlCompiler {
     // integer beyond 2^53 exactly and disagree. No number field is indexed.
     const read = (v: string): string => (field.type === 'number' ? `CAST(${v} AS REAL)` : v);
     if (!field.array) return predicate(read(`t.${quoteIdent(columnName(field.path))}`));
+    if (field.arrayOfObjects) {
+      const within = field.path.slice(field.arrayOfObjects.length + 1);
+      const inner = predicate(read(`json_extract(e.value, '${jsonPath(within)}')`));
+      return { sql: `EXISTS (SELECT 1 FROM json_each(t.doc, '${jsonPath(field.arrayOfObjects)}') AS e WHERE ${inner.sql})`, params: inner.params };
+    }
     const inner = predicate(read('e.value'));
     return { sql: `EXISTS (SELECT 1 FROM json_each(t.doc, '${jsonPath(field.path)}') AS e WHERE ${inner.sql})`, params: inner.params };
   }
