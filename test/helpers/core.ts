@@ -32,6 +32,7 @@ export interface RunningCore {
   readonly url: string;
   readonly config: Readonly<AppConfig>;
   readonly core: Core;
+  readonly store: Store;
   readonly logs: string[];
   /** A token of the bootstrapped administrator. */
   readonly adminToken: string;
@@ -75,6 +76,7 @@ export async function startCore(store: Store, env: Record<string, string> = {}):
     url,
     config,
     core,
+    store,
     logs,
     adminToken,
     request(path, init = {}) {

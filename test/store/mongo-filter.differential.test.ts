@@ -175,6 +175,8 @@ function leafFor(field: FieldDef, pools: Pools): fc.Arbitrary<Condition> {
     const match = fc.record({ mode: fc.constantFrom(...modes), text: matchTextFor(field, pools) }).map(({ mode, text: t }): Condition => ({ kind: 'match', mode, field, text: t }));
     choices.push({ weight: 2, arbitrary: match });
   }
+  // The visibility rule's "no groups" condition applies to array fields.
+  if (field.array && !field.arrayOfObjects) choices.push({ weight: 1, arbitrary: fc.constant<Condition>({ kind: 'empty', field }) });
   return fc.oneof(...choices);
 }
 
@@ -208,6 +210,8 @@ function show(c: Condition): string {
       return `${c.field.path} ${c.mode} ${JSON.stringify(c.text)}`;
     case 'text':
       return `${c.field.path} text`;
+    case 'empty':
+      return `${c.field.path} empty`;
   }
 }
 

@@ -35,8 +35,8 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
       surface: 'operations-manager',
       description: `Search ${type.name} with the query-parameter search language`,
       input: { query: { validate: (qs) => parseSearch(type, qs, limits) } },
-      async handle({ query }) {
-        const page = await service.search(query);
+      async handle({ query }, ctx) {
+        const page = await service.search(query, ctx.caller!);
         if ('json' in page) {
           return { json: `{"message":${JSON.stringify(SEARCH_MESSAGE)},"data":[${page.json.join(',')}],"metadata":${JSON.stringify(page.metadata)}}` };
         }
@@ -57,8 +57,8 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
         params: joiParams(type === jobs ? objectIdParam : uuidParam),
         query: { validate: (qs) => parseReadOptions(type, qs, limits) },
       },
-      async handle({ params, query }) {
-        const doc = await service.read(type, params.id, query);
+      async handle({ params, query }, ctx) {
+        const doc = await service.read(type, params.id, query, ctx.caller!);
         return { body: { message: 'Successfully retrieved item', data: doc, metadata: {} } };
       },
     });

@@ -3,7 +3,11 @@
  * store, expands references, applies the projection, and computes the
  * pagination metadata.
  */
+import { mayAccess, seesAllJobs } from '../auth/caller.ts';
+import type { Caller } from '../auth/caller.ts';
 import { AppError, NotFoundError } from '../errors.ts';
+import { and } from '../search/conditions.ts';
+import type { Condition } from '../search/conditions.ts';
 import type { DocType } from '../search/fields.ts';
 import type { ReadOptions, SearchRequest } from '../search/parse-search.ts';
 import { applyProjection } from '../search/projection.ts';
@@ -35,13 +39,30 @@ export function pageMetadata(skip: number, limit: number, total: number, current
 export type SearchPage = { readonly docs: Doc[]; readonly metadata: PageMetadata } | { readonly json: string[]; readonly metadata: PageMetadata };
 
 export interface SearchService {
-  search(request: SearchRequest): Promise<SearchPage>;
-  read(type: DocType, id: string, options: ReadOptions): Promise<Doc>;
+  /** Searches what the caller may see: decisions.md item 15 applies to every answer. */
+  search(request: SearchRequest, caller: Caller): Promise<SearchPage>;
+  /** A document the caller may not see is answered as not found, so its existence does not leak. */
+  read(type: DocType, id: string, options: ReadOptions, caller: Caller): Promise<Doc>;
+}
+
+/**
+ * The documents a caller may see: those without groups, and those sharing a
+ * group with the caller (directly or through a group of groups). None for
+ * operations-manager admins, who see everything.
+ */
+export function visibility(type: DocType, caller: Caller): Condition | null {
+  const groups = type.fields.get('groups');
+  if (!groups || seesAllJobs(caller)) return null;
+  const empty: Condition = { kind: 'empty', field: groups };
+  if (caller.groupIds.size === 0) return empty;
+  return { kind: 'or', items: [empty, { kind: 'in', field: groups, values: [...caller.groupIds] }] };
 }
 
 export function createSearchService(store: Store): SearchService {
   return {
-    async search(request) {
+    async search(asked, caller) {
+      const visible = visibility(asked.type, caller);
+      const request: SearchRequest = visible ? { ...asked, where: and([...(asked.where ? [asked.where] : []), visible]) } : asked;
       const collection = store.collection(request.type.collection);
       const hide = removable(request);
       if (hide) {
@@ -54,9 +75,9 @@ export function createSearchService(store: Store): SearchService {
       const docs = result.docs.map((d) => applyProjection(d, request.projection));
       return { docs, metadata: pageMetadata(request.skip, request.limit, result.total, docs.length) };
     },
-    async read(type, id, options) {
+    async read(type, id, options, caller) {
       const doc = await store.collection(type.collection).findById(id);
-      if (!doc) throw new NotFoundError(`${type.name === 'jobs' ? 'Job' : 'Task'} ${id} was not found`);
+      if (!doc || !mayAccess(caller, doc['groups'])) throw new NotFoundError(`${type.name === 'jobs' ? 'Job' : 'Task'} ${id} was not found`);
       await dereference(type, [doc], options.dereference, store);
       return applyProjection(doc, options.projection);
     },

@@ -26,7 +26,9 @@ export type Condition =
   | { readonly kind: 'compare'; readonly op: CompareOp; readonly field: FieldDef; readonly value: Scalar }
   | { readonly kind: 'in'; readonly field: FieldDef; readonly values: readonly Scalar[] }
   | { readonly kind: 'match'; readonly mode: MatchMode; readonly field: FieldDef; readonly text: string }
-  | { readonly kind: 'text'; readonly field: FieldDef; readonly query: TextQuery };
+  | { readonly kind: 'text'; readonly field: FieldDef; readonly query: TextQuery }
+  /** The array field is missing, null or empty. Not reachable from the query language; used by visibility rules. */
+  | { readonly kind: 'empty'; readonly field: FieldDef };
 
 export interface SortKey {
   readonly field: FieldDef;

@@ -54,6 +54,9 @@ function clause(c: Condition): MongoFilter {
       return { [c.field.path]: { $regex: matchPattern(c.mode, c.text) } };
     case 'text':
       throw new Error('text search is hoisted to the top level before compiling');
+    case 'empty':
+      // No first element: missing, null, an empty array (or a lone scalar, which our data never holds).
+      return { [`${c.field.path}.0`]: { $exists: false } };
   }
 }
 

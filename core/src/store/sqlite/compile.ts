@@ -74,6 +74,9 @@ export class SqlCompiler {
       }
       case 'text':
         throw new Error('text search is only allowed under AND; the parser guarantees it');
+      case 'empty':
+        // json_array_length is 0 for a non-array and NULL for a missing path.
+        return { sql: `coalesce(json_array_length(t.doc, '${jsonPath(c.field.path)}'), 0) = 0`, params: [] };
       default:
         return this.leaf(c.field, (v) => this.predicate(c, v));
     }
@@ -94,7 +97,7 @@ export class SqlCompiler {
     return { sql: `EXISTS (SELECT 1 FROM json_each(t.doc, '${jsonPath(field.path)}') AS e WHERE ${inner.sql})`, params: inner.params };
   }
 
-  private predicate(c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'text' }>, v: string): SqlFragment {
+  private predicate(c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'text' | 'empty' }>, v: string): SqlFragment {
     switch (c.kind) {
       case 'compare':
         return { sql: `${v} ${OPS[c.op]} ?`, params: [param(c.value)] };
