@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.ts';
 import { SqliteStore } from '../core/src/store/sqlite/store.ts';
-import { memoryOf, runToEnd, startService } from './bench/child.ts';
+import { login, memoryOf, runToEnd, startService } from './bench/child.ts';
 import { buildQueryMix, runQueryMix } from './bench/search.ts';
 import type { QueryResult } from './bench/search.ts';
 import { ms } from './bench/stats.ts';
@@ -54,7 +54,8 @@ if (args.fresh || (await storedJobs()) !== jobCount) {
 }
 
 const config = await loadConfig({ env: { ...process.env, DATA_DIR: dataDir, MONGO_URL: '' } });
-const coreEnv = { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '' };
+const BENCH_PASSWORD = 'bench-admin-password';
+const coreEnv = { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: BENCH_PASSWORD };
 // Two real core processes on the same file: one counts every total (cold), one
 // keeps totals until the next write (warm, the default).
 const cold = await startService('core/src/main.ts', { ...coreEnv, SEARCH_COUNT_CACHE_ENTRIES: '0' });
@@ -64,7 +65,9 @@ let results: QueryResult[];
 let memory: { rssMb: number; peakMb: number };
 try {
   const mix = await buildQueryMix(store, config.search);
-  results = await runQueryMix(store, config.search, [`http://127.0.0.1:${cold.port}`, `http://127.0.0.1:${warm.port}`], mix, runs);
+  // The administrator sees every job, so no visibility condition changes the queries.
+  const targets = await Promise.all([cold, warm].map(async (s) => ({ baseUrl: `http://127.0.0.1:${s.port}`, token: await login(`http://127.0.0.1:${s.port}`, 'bench-admin', BENCH_PASSWORD) })));
+  results = await runQueryMix(store, config.search, targets, mix, runs);
   memory = memoryOf(warm.child.pid!);
 } finally {
   cold.child.kill('SIGTERM');

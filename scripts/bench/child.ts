@@ -39,3 +39,10 @@ export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
   const kb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 'NaN');
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
+
+/** Logs in over HTTP and answers the token. */
+export async function login(baseUrl: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username, password } }) });
+  if (res.status !== 200) throw new Error(`login as ${username} failed with ${res.status}`);
+  return (await res.json()) as string;
+}

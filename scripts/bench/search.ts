@@ -53,7 +53,12 @@ export async function buildQueryMix(store: Store, limits: SearchLimits): Promise
  * Store and HTTP calls alternate, so all see the same machine state and no
  * HTTP connection sits idle long enough to be closed under the client.
  */
-export async function runQueryMix(store: Store, limits: SearchLimits, baseUrls: string[], cases: QueryCase[], runs: number): Promise<QueryResult[]> {
+export interface HttpTarget {
+  readonly baseUrl: string;
+  readonly token: string;
+}
+
+export async function runQueryMix(store: Store, limits: SearchLimits, targets: HttpTarget[], cases: QueryCase[], runs: number): Promise<QueryResult[]> {
   const results: QueryResult[] = [];
   for (const c of cases) {
     const request = parseSearch(jobType, c.query, limits);
@@ -61,14 +66,14 @@ export async function runQueryMix(store: Store, limits: SearchLimits, baseUrls: 
     const storeCall = async (): Promise<void> => {
       total = (await store.collection('jobs').search(request)).total;
     };
-    const httpCall = (baseUrl: string) => async (): Promise<void> => {
-      const res = await fetch(`${baseUrl}/operations-manager/jobs?${c.query}`);
+    const httpCall = (target: HttpTarget) => async (): Promise<void> => {
+      const res = await fetch(`${target.baseUrl}/operations-manager/jobs?${c.query}`, { headers: { authorization: `Bearer ${target.token}` } });
       const body = (await res.json()) as { metadata: { total: number } };
       if (res.status !== 200 || body.metadata.total !== total) {
         throw new Error(`${c.name}: HTTP answered ${res.status} with total ${body.metadata.total}, the store counted ${total}`);
       }
     };
-    const calls = [storeCall, ...baseUrls.map(httpCall)];
+    const calls = [storeCall, ...targets.map(httpCall)];
     const samples = calls.map((): number[] => []);
     for (let i = 0; i < 10; i += 1) for (const call of calls) await call();
     for (let i = 0; i < runs; i += 1) {
