@@ -34,7 +34,7 @@ export interface FieldDef {
   readonly textSearch: boolean;
 }
 
-export type DocTypeName = 'jobs' | 'tasks' | 'accounts' | 'groups' | 'roles';
+export type DocTypeName = 'jobs' | 'tasks' | 'accounts' | 'groups' | 'roles' | 'workflows';
 
 export interface DocType {
   readonly name: DocTypeName;
@@ -206,7 +206,25 @@ export const roles: DocType = Object.freeze({
   dereferenceOnly: new Set<string>(),
 });
 
-export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks, accounts, groups, roles });
+/** Workflows (Automation Studio); their ids are UUIDs on the real platform. */
+export const workflows: DocType = Object.freeze({
+  name: 'workflows',
+  collection: 'workflows',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'uuid', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('type', 'string'),
+    field('description', 'string'),
+    field('created_by', 'string'),
+    field('last_updated', 'date', { ...iso, sortable: true }),
+  ]),
+  properties: new Set(['_id', 'name', 'description', 'type', 'tasks', 'transitions', 'groups', 'inputSchema', 'outputSchema', 'canvasVersion', 'encodingVersion', 'font_size', 'created', 'created_by', 'last_updated', 'last_updated_by']),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+});
+
+export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks, accounts, groups, roles, workflows });
 
 const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 

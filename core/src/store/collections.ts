@@ -62,7 +62,7 @@ const specs: Record<CollectionName, CollectionSpec> = {
   accounts: { name: 'accounts', docType: docTypes.accounts, indexes: [index([['username', 1], ['provenance', 1]], true)] },
   groups: { name: 'groups', docType: docTypes.groups, indexes: [index([['name', 1], ['provenance', 1]], true)] },
   roles: { name: 'roles', docType: docTypes.roles, indexes: [index([['provenance', 1], ['name', 1]], true)] },
-  workflows: { name: 'workflows', docType: null, indexes: [index([['name', 1]], true)] },
+  workflows: { name: 'workflows', docType: docTypes.workflows, indexes: [index([['name', 1]], true)] },
   transformations: { name: 'transformations', docType: null, indexes: [index([['name', 1]], true)] },
   automations: { name: 'automations', docType: null, indexes: [index([['name', 1]], true), index([['nextRunAt', 1]])] },
   triggers: { name: 'triggers', docType: null, indexes: [index([['actionId', 1]]), index([['name', 1]])] },
