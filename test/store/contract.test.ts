@@ -106,6 +106,32 @@ for (const factory of storeFactories()) {
       assert.equal(await jobsCol.count(null), jobs.length - 1);
     });
 
+    test('replaceIfRev applies a change made from the current revision and refuses one made from an old one', async () => {
+      const col = store.collection('workflows');
+      await col.insertOne({ _id: 'rev-doc', name: 'rev', _rev: 0 });
+      assert.equal(await col.replaceIfRev({ _id: 'rev-doc', name: 'first', _rev: 1 }, 0), true);
+      assert.equal(await col.replaceIfRev({ _id: 'rev-doc', name: 'second', _rev: 1 }, 0), false);
+      assert.deepEqual(await col.findById('rev-doc'), { _id: 'rev-doc', name: 'first', _rev: 1 });
+      assert.equal(await col.replaceIfRev({ _id: 'missing', name: 'x', _rev: 1 }, 0), false);
+    });
+
+    test('a batch applies every write, and nothing when its leading revision check fails', async () => {
+      const ok = await store.batch([
+        { op: 'replaceIfRev', collection: 'workflows', doc: { _id: 'rev-doc', name: 'third', _rev: 2 }, expectedRev: 1 },
+        { op: 'insert', collection: 'workflows', doc: { _id: 'batch-1', name: 'b1' } },
+        { op: 'replace', collection: 'workflows', doc: { _id: 'batch-1', name: 'b1 again' } },
+      ]);
+      assert.equal(ok, true);
+      assert.equal((await store.collection('workflows').findById('batch-1'))!['name'], 'b1 again');
+      const refused = await store.batch([
+        { op: 'replaceIfRev', collection: 'workflows', doc: { _id: 'rev-doc', name: 'stale', _rev: 2 }, expectedRev: 1 },
+        { op: 'insert', collection: 'workflows', doc: { _id: 'batch-2', name: 'b2' } },
+      ]);
+      assert.equal(refused, false);
+      assert.equal(await store.collection('workflows').findById('batch-2'), null);
+      assert.equal((await store.collection('workflows').findById('rev-doc'))!['name'], 'third');
+    });
+
     test('a new store has every declared index', async () => {
       for (const name of ['jobs', 'tasks', 'accounts'] as const) {
         const status = await store.collection(name).indexStatus();

@@ -67,14 +67,33 @@ export interface DocCollection {
   /** Replaces the document with the same `_id`; false when there is none. */
   replaceOne(doc: Doc): Promise<boolean>;
   deleteOne(id: string): Promise<boolean>;
+  /**
+   * Replaces the document only while its `_rev` still equals `expectedRev`,
+   * so two writers (two requests, two processes) cannot both apply a change
+   * made from the same read. False when the document moved on or is gone.
+   */
+  replaceIfRev(doc: Doc, expectedRev: number): Promise<boolean>;
   indexStatus(): Promise<IndexStatus>;
   /** Creates the missing and misnamed declared indexes; answers the status after. */
   buildIndexes(): Promise<IndexStatus>;
 }
 
+/** One write of a batch. */
+export type WriteOp =
+  | { readonly op: 'insert'; readonly collection: CollectionName; readonly doc: Doc }
+  | { readonly op: 'replace'; readonly collection: CollectionName; readonly doc: Doc }
+  | { readonly op: 'replaceIfRev'; readonly collection: CollectionName; readonly doc: Doc; readonly expectedRev: number };
+
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';
   collection(name: CollectionName): DocCollection;
+  /**
+   * Applies writes in order. The embedded store makes them one transaction;
+   * MongoDB (without a replica set) applies them one by one, so callers put
+   * the write that decides (a `replaceIfRev`) first. False, with nothing
+   * after it applied, when a `replaceIfRev` finds the revision moved on.
+   */
+  batch(ops: readonly WriteOp[]): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -146,6 +146,12 @@ export class MongoCollection implements DocCollection {
     }
   }
 
+  async replaceIfRev(doc: Doc, expectedRev: number): Promise<boolean> {
+    const stored = this.toStored(doc);
+    const result = await this.coll.replaceOne({ _id: stored._id, _rev: expectedRev } as Filter<StoredDoc>, stored);
+    return result.matchedCount === 1;
+  }
+
   async deleteOne(id: string): Promise<boolean> {
     return (await this.coll.deleteOne({ _id: id })).deletedCount === 1;
   }

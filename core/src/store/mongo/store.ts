@@ -7,7 +7,7 @@ import { MongoClient, MongoServerSelectionError } from 'mongodb';
 import type { Db } from 'mongodb';
 import { collectionSpec, COLLECTION_NAMES } from '../collections.ts';
 import type { CollectionName } from '../collections.ts';
-import type { Store } from '../types.ts';
+import type { Store, WriteOp } from '../types.ts';
 import { MongoCollection } from './collection.ts';
 import type { StoredDoc } from './collection.ts';
 import { parseMongoUrl, redact, urlHasOption } from './url.ts';
@@ -69,6 +69,21 @@ export class MongoStore implements Store {
 
   collection(name: CollectionName): MongoCollection {
     return this.collections.get(name)!;
+  }
+
+  /**
+   * One by one: multi-document transactions need a replica set, which a plain
+   * server lacks. Callers put the deciding `replaceIfRev` first, so a lost
+   * race writes nothing.
+   */
+  async batch(ops: readonly WriteOp[]): Promise<boolean> {
+    for (const w of ops) {
+      const c = this.collection(w.collection);
+      if (w.op === 'insert') await c.insertOne(w.doc);
+      else if (w.op === 'replace') await c.replaceOne(w.doc);
+      else if (!(await c.replaceIfRev(w.doc, w.expectedRev))) return false;
+    }
+    return true;
   }
 
   async close(): Promise<void> {

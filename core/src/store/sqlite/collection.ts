@@ -56,6 +56,11 @@ export class SqliteCollection implements DocCollection {
   }
 
   async insertOne(doc: Doc): Promise<void> {
+    this.insertSync(doc);
+  }
+
+  /** The synchronous writes also serve the store's batches, which run inside one transaction. */
+  insertSync(doc: Doc): void {
     this.counts.clear();
     try {
       this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), JSON.stringify(doc));
@@ -141,9 +146,26 @@ export class SqliteCollection implements DocCollection {
   }
 
   async replaceOne(doc: Doc): Promise<boolean> {
+    return this.replaceSync(doc);
+  }
+
+  replaceSync(doc: Doc): boolean {
     this.counts.clear();
     try {
       return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ?`).run(JSON.stringify(doc), this.idOf(doc)).changes === 1;
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  async replaceIfRev(doc: Doc, expectedRev: number): Promise<boolean> {
+    return this.replaceIfRevSync(doc, expectedRev);
+  }
+
+  replaceIfRevSync(doc: Doc, expectedRev: number): boolean {
+    this.counts.clear();
+    try {
+      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(JSON.stringify(doc), this.idOf(doc), expectedRev).changes === 1;
     } catch (err) {
       this.rethrow(err);
     }

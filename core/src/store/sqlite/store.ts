@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { collectionSpec, COLLECTION_NAMES } from '../collections.ts';
 import type { CollectionName } from '../collections.ts';
-import type { Store } from '../types.ts';
+import type { Store, WriteOp } from '../types.ts';
+
+/** Rolls a batch back when a revision check fails. */
+class RevisionMoved extends Error {}
 import { SqliteCollection } from './collection.ts';
 import { createIndex, createTable, ensureRowCounter } from './schema.ts';
 
@@ -52,6 +55,30 @@ export class SqliteStore implements Store {
       }
     })();
     return new SqliteStore(db, options.countCacheEntries ?? 1000);
+  }
+
+  async batch(ops: readonly WriteOp[]): Promise<boolean> {
+    // better-sqlite3 runs the callback synchronously; the collection methods
+    // are async only in signature, so their work is done before they return.
+    let applied = true;
+    const run = this.db.transaction(() => {
+      for (const w of ops) {
+        const c = this.collection(w.collection);
+        if (w.op === 'insert') c.insertSync(w.doc);
+        else if (w.op === 'replace') c.replaceSync(w.doc);
+        else if (!c.replaceIfRevSync(w.doc, w.expectedRev)) {
+          applied = false;
+          throw new RevisionMoved();
+        }
+      }
+    });
+    try {
+      run();
+    } catch (err) {
+      if (err instanceof RevisionMoved) return false;
+      throw err;
+    }
+    return applied;
   }
 
   collection(name: CollectionName): SqliteCollection {
