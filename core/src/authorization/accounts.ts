@@ -1,0 +1,101 @@
+/**
+ * Accounts: list, read and PATCH (`GET|PATCH /authorization/accounts/:id`),
+ * where the legacy `/accounts/*` and `/groups/:id/members` operations are
+ * rewritten onto. Listed arrays replace the old ones. Deactivating an
+ * account ends its sessions at once, not at their next idle timeout.
+ */
+import Joi from 'joi';
+import { NotFoundError } from '../errors.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiBody, joiParams } from '../http/validate.ts';
+import { accounts as accountType } from '../search/fields.ts';
+import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { resolveAssignments } from './assignments.ts';
+import { nowIso, ok, PROVENANCE, READ_ROLES, unwrap, withoutSecrets, WRITE_ROLES } from './context.ts';
+import type { AuthorizationDeps } from './context.ts';
+import { listPage, listQuery } from './list-query.ts';
+import { endSessions } from './references.ts';
+import { groupRefs, idParam, roleRefs, text, updatesBody } from './schemas.ts';
+import type { GroupRef, RoleRef } from './schemas.ts';
+
+export interface AccountUpdates {
+  inactive?: boolean;
+  email?: string;
+  firstname?: string;
+  assignedRoles?: RoleRef[];
+  memberOf?: GroupRef[];
+}
+
+type AccountParams = { accountId: string };
+export const accountParam = joiParams<AccountParams>(idParam('accountId'));
+
+const accountUpdates = updatesBody({
+  inactive: Joi.boolean(),
+  email: text(320),
+  firstname: text(256),
+  assignedRoles: roleRefs,
+  memberOf: groupRefs,
+});
+
+export async function findAccountById(store: Store, id: string): Promise<Doc> {
+  const account = await store.collection('accounts').findById(id);
+  if (!account) throw new NotFoundError(`Account ${id} not found`);
+  return account;
+}
+
+export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
+  const { store, auth } = deps;
+  return [
+    defineRoute<Record<string, never>, SearchQuery, undefined>({
+      method: 'GET',
+      path: '/authorization/accounts',
+      name: 'getAccounts',
+      provenance: PROVENANCE,
+      roles: READ_ROLES,
+      surface: 'plain',
+      description: 'List accounts with paging, sorting and filters (memberOf=<groupId> lists the direct members of a group)',
+      input: { query: listQuery(accountType, { memberOf: true, inactive: true }) },
+      async handle({ query }) {
+        return listPage(store.collection('accounts'), query, withoutSecrets);
+      },
+    }),
+    defineRoute<AccountParams, Record<string, never>, undefined>({
+      method: 'GET',
+      path: '/authorization/accounts/:accountId',
+      name: 'getAccount',
+      provenance: PROVENANCE,
+      roles: READ_ROLES,
+      surface: 'plain',
+      description: 'Read one account',
+      input: { params: accountParam },
+      async handle({ params }) {
+        return { body: withoutSecrets(await findAccountById(store, params.accountId)) };
+      },
+    }),
+    defineRoute<AccountParams, Record<string, never>, AccountUpdates | { updates: AccountUpdates }>({
+      method: 'PATCH',
+      path: '/authorization/accounts/:accountId',
+      name: 'updateAccount',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'Change an account: inactive, email, firstname, and the assignedRoles and memberOf lists (a list given replaces the old one)',
+      input: { params: accountParam, body: joiBody(accountUpdates) },
+      async handle({ params, body }, ctx) {
+        const account = await findAccountById(store, params.accountId);
+        const updates = unwrap<AccountUpdates>(body, 'updates');
+        const who = `account ${String(account['username'])}`;
+        const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, updates, account, who);
+        const updated: Doc = { ...account, ...updates, ...refs, _meta: { ...(account['_meta'] as object | undefined), updated: nowIso() } };
+        const deactivated = updates.inactive === true;
+        if (deactivated) updated['loggedIn'] = false;
+        await store.collection('accounts').replaceOne(updated);
+        auth.invalidate();
+        const ended = deactivated ? await endSessions(store, 'account', params.accountId) : 0;
+        ctx.logger.info('account updated', { accountId: params.accountId, fields: Object.keys(updates), sessionsEnded: ended });
+        return ok(`Successfully updated account ${params.accountId}.`, withoutSecrets(updated));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,65 @@
+/**
+ * What the authorization module is given, and the conventions its routes
+ * share: provenance, roles, the `{status, message, data}` answer of writes,
+ * and the views of documents that leave the module (never with secrets).
+ */
+import type { AuthService } from '../auth/service.ts';
+import type { MethodInfo, ViewInfo } from '../auth/roles.ts';
+import type { Logger } from '../logger.ts';
+import { DuplicateKeyError } from '../store/types.ts';
+import type { Doc, Store } from '../store/types.ts';
+import { ConflictError } from '../errors.ts';
+
+export interface AuthorizationDeps {
+  readonly store: Store;
+  readonly auth: AuthService;
+  /** The release the platform claims to be; decides whether Platform.admin may still be assigned. */
+  readonly release: string;
+  readonly logger: Logger;
+  /** Catalogs made from the route table, read when asked so they always match the mounted routes. */
+  readonly methods: () => readonly MethodInfo[];
+  readonly views: () => readonly ViewInfo[];
+}
+
+export const PROVENANCE = 'Authorization';
+export const READ_ROLES = ['admin', 'apiread', 'support'] as const;
+export const WRITE_ROLES = ['admin'] as const;
+
+export interface WriteAnswer {
+  readonly status: 'OK';
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export function ok(message: string, data?: unknown): { body: WriteAnswer } {
+  return { body: data === undefined ? { status: 'OK', message } : { status: 'OK', message, data } };
+}
+
+/** Top-level properties that must never leave the module, whatever the document. */
+const SECRETS = ['passwordHash', 'secretHash'] as const;
+
+export function withoutSecrets(doc: Doc): Doc {
+  const out: Doc = { ...doc };
+  for (const key of SECRETS) delete out[key];
+  return out;
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** Runs a store write, turning a unique-index violation into a 409 with the caller's wording. */
+export async function uniquely<T>(write: () => Promise<T>, conflict: string): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) throw new ConflictError(conflict);
+    throw err;
+  }
+}
+
+/** `{updates: {...}}` or `{account: {...}}` bodies, and their bare forms, read the same. */
+export function unwrap<T extends object>(body: T | Record<string, T>, key: string): T {
+  const wrapped = (body as Record<string, unknown>)[key];
+  return (wrapped !== undefined ? wrapped : body) as T;
+}

@@ -1,0 +1,165 @@
+/**
+ * Groups: list, create, read, PATCH and DELETE. A group may be a member of
+ * other groups (its members inherit their roles), so memberships that would
+ * close a cycle are refused. Deleting a group removes it from every
+ * account's, group's and service account's memberOf.
+ */
+import Joi from 'joi';
+import { ConflictError, NotFoundError } from '../errors.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiBody, joiParams } from '../http/validate.ts';
+import { groups as groupType } from '../search/fields.ts';
+import { newObjectId } from '../store/ids.ts';
+import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { resolveAssignments } from './assignments.ts';
+import { nowIso, ok, PROVENANCE, READ_ROLES, uniquely, unwrap, WRITE_ROLES } from './context.ts';
+import type { AuthorizationDeps } from './context.ts';
+import { listPage, listQuery } from './list-query.ts';
+import { assertNoCycle, GROUP_REFS, removeReferences } from './references.ts';
+import { groupRefs, idParam, roleRefs, text, updatesBody, wrapperOrBare } from './schemas.ts';
+import type { GroupRef, RoleRef } from './schemas.ts';
+
+const DEFAULT_PROVENANCE = 'Local AAA';
+
+interface GroupFields {
+  name?: string;
+  description?: string;
+  inactive?: boolean;
+  memberOf?: GroupRef[];
+  assignedRoles?: RoleRef[];
+}
+interface NewGroup extends GroupFields {
+  name: string;
+  provenance?: string;
+}
+
+type GroupParams = { groupId: string };
+const groupParam = joiParams<GroupParams>(idParam('groupId'));
+const name = Joi.string().min(1).max(256).pattern(/^\S(?:.*\S)?$/).messages({ 'string.pattern.base': 'must not start or end with a space' });
+const fields = { name, description: text(1024), inactive: Joi.boolean(), memberOf: groupRefs, assignedRoles: roleRefs };
+const newGroup = wrapperOrBare('group', Joi.object({ ...fields, name: name.required(), provenance: Joi.string().min(1).max(256) }));
+
+async function findGroup(store: Store, id: string): Promise<Doc> {
+  const group = await store.collection('groups').findById(id);
+  if (!group) throw new NotFoundError(`Group ${id} not found`);
+  return group;
+}
+
+/** A (name, provenance) pair names one group; the unique index is the last word, this gives the clear message. */
+async function assertNameFree(store: Store, groupName: string, provenance: string, self: string | null): Promise<string> {
+  const conflict = `A group named ${groupName} (provenance ${provenance}) already exists`;
+  const field = (path: string) => groupType.fields.get(path)!;
+  const found = await store.collection('groups').search({
+    where: { kind: 'and', items: [{ kind: 'compare', op: 'eq', field: field('name'), value: groupName }, { kind: 'compare', op: 'eq', field: field('provenance'), value: provenance }] },
+    sort: [{ field: field('_id'), direction: 1 }],
+    skip: 0,
+    limit: 2,
+  });
+  if (found.docs.some((g) => g['_id'] !== self)) throw new ConflictError(conflict);
+  return conflict;
+}
+
+export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
+  const { store, auth } = deps;
+  const groups = store.collection('groups');
+  return [
+    defineRoute<Record<string, never>, SearchQuery, undefined>({
+      method: 'GET',
+      path: '/authorization/groups',
+      name: 'getGroups',
+      provenance: PROVENANCE,
+      roles: READ_ROLES,
+      surface: 'plain',
+      description: 'List groups with paging, sorting and filters (memberOf=<groupId> lists the groups directly inside a group)',
+      input: { query: listQuery(groupType, { memberOf: true, inactive: true }) },
+      async handle({ query }) {
+        return listPage(groups, query, (doc) => doc);
+      },
+    }),
+    defineRoute<Record<string, never>, Record<string, never>, NewGroup | { group: NewGroup }>({
+      method: 'POST',
+      path: '/authorization/groups',
+      name: 'createGroup',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'Create a group with its roles and the groups it is a member of',
+      input: { body: joiBody(newGroup) },
+      async handle({ body }, ctx) {
+        const input = unwrap<NewGroup>(body, 'group');
+        const provenance = input.provenance ?? DEFAULT_PROVENANCE;
+        const conflict = await assertNameFree(store, input.name, provenance, null);
+        const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, { assignedRoles: input.assignedRoles ?? [], memberOf: input.memberOf ?? [] }, null, `group ${input.name}`);
+        const now = nowIso();
+        const group: Doc = {
+          _id: newObjectId(),
+          name: input.name,
+          description: input.description ?? '',
+          provenance,
+          memberOf: refs.memberOf,
+          assignedRoles: refs.assignedRoles,
+          inactive: input.inactive ?? false,
+          _meta: { created: now, updated: now },
+        };
+        await uniquely(() => groups.insertOne(group), conflict);
+        auth.invalidate();
+        ctx.logger.info('group created', { groupId: group['_id'], name: input.name });
+        return ok(`Successfully created group ${String(group['_id'])}.`, group);
+      },
+    }),
+    defineRoute<GroupParams, Record<string, never>, undefined>({
+      method: 'GET',
+      path: '/authorization/groups/:groupId',
+      name: 'getGroup',
+      provenance: PROVENANCE,
+      roles: READ_ROLES,
+      surface: 'plain',
+      description: 'Read one group',
+      input: { params: groupParam },
+      async handle({ params }) {
+        return { body: await findGroup(store, params.groupId) };
+      },
+    }),
+    defineRoute<GroupParams, Record<string, never>, GroupFields | { updates: GroupFields }>({
+      method: 'PATCH',
+      path: '/authorization/groups/:groupId',
+      name: 'updateGroup',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'Change a group: name, description, inactive, and the memberOf and assignedRoles lists (a list given replaces the old one)',
+      input: { params: groupParam, body: joiBody(updatesBody(fields)) },
+      async handle({ params, body }, ctx) {
+        const group = await findGroup(store, params.groupId);
+        const updates = unwrap<GroupFields>(body, 'updates');
+        const groupName = updates.name ?? String(group['name']);
+        const conflict = await assertNameFree(store, groupName, String(group['provenance'] ?? DEFAULT_PROVENANCE), params.groupId);
+        const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, updates, group, `group ${groupName}`);
+        if (refs.memberOf) await assertNoCycle(store, params.groupId, refs.memberOf);
+        const updated: Doc = { ...group, ...updates, ...refs, _meta: { ...(group['_meta'] as object | undefined), updated: nowIso() } };
+        await uniquely(() => groups.replaceOne(updated), conflict);
+        auth.invalidate();
+        ctx.logger.info('group updated', { groupId: params.groupId, fields: Object.keys(updates) });
+        return ok(`Successfully updated group ${params.groupId}.`, updated);
+      },
+    }),
+    defineRoute<GroupParams, Record<string, never>, undefined>({
+      method: 'DELETE',
+      path: '/authorization/groups/:groupId',
+      name: 'deleteGroup',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: "Delete a group and remove it from every account's and group's memberOf",
+      input: { params: groupParam },
+      async handle({ params }, ctx) {
+        if (!(await groups.deleteOne(params.groupId))) throw new NotFoundError(`Group ${params.groupId} not found`);
+        const changed = await removeReferences(store, GROUP_REFS, params.groupId);
+        auth.invalidate();
+        ctx.logger.info('group deleted', { groupId: params.groupId, referencesRemoved: changed });
+        return ok(`Successfully deleted ${params.groupId}.`);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,118 @@
+/**
+ * The query of the authorization lists, in the platform's generic form:
+ * `limit`, `skip`, `sort` + `order`, and one filter per operator written as
+ * a value and the field it applies to (`equals=x&equalsField=name`). Fields
+ * come from the search registry, so only searchable fields filter and only
+ * indexed ones sort.
+ */
+import Joi from 'joi';
+import { ValidationError } from '../errors.ts';
+import type { Validator } from '../http/route.ts';
+import { joiQuery } from '../http/validate.ts';
+import { and } from '../search/conditions.ts';
+import type { Condition } from '../search/conditions.ts';
+import type { DocType } from '../search/fields.ts';
+import { buildLeaf, LeafError } from '../search/leaf.ts';
+import type { Operator } from '../search/leaf.ts';
+import type { DocCollection, Doc, SearchQuery } from '../store/types.ts';
+
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 1000;
+const LEAF_LIMITS = { maxInItems: 100, maxValueLength: 1000 };
+
+/** Query parameter naming the value → the search operator it applies. */
+const FILTERS: ReadonlyArray<readonly [param: 'equals' | 'contains' | 'startsWith', op: Operator]> = [
+  ['equals', 'equals'],
+  ['contains', 'contains'],
+  ['startsWith', 'starts-with'],
+];
+
+interface RawList {
+  limit: number;
+  skip: number;
+  sort?: string;
+  order: 1 | -1;
+  equals?: string;
+  equalsField?: string;
+  contains?: string;
+  containsField?: string;
+  startsWith?: string;
+  startsWithField?: string;
+  memberOf?: string;
+  inactive?: boolean;
+}
+
+export interface ListOptions {
+  /** `memberOf=<groupId>`: direct members of a group (what legacy `GET /groups/:id/members` maps to). */
+  readonly memberOf?: boolean;
+  /** `inactive=true|false`. */
+  readonly inactive?: boolean;
+}
+
+export const pageParams = {
+  limit: Joi.number().integer().min(0).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+  skip: Joi.number().integer().min(0).default(0),
+};
+
+function schema(type: DocType, options: ListOptions): Joi.ObjectSchema<RawList> {
+  const fields = [...type.fields.keys()];
+  const sortable = [...type.fields.values()].filter((f) => f.sortable).map((f) => f.path);
+  const fieldParam = Joi.string()
+    .valid(...fields)
+    .messages({ 'any.only': `is not a searchable field of ${type.name} (fields: ${fields.join(', ')})` });
+  const keys: Record<string, Joi.Schema> = {
+    ...pageParams,
+    sort: Joi.string()
+      .valid(...sortable)
+      .messages({ 'any.only': `is not a sortable field of ${type.name} (sortable: ${sortable.join(', ')})` }),
+    order: Joi.number().valid(1, -1).default(1).messages({ 'any.only': 'must be 1 or -1' }),
+  };
+  for (const [param] of FILTERS) {
+    keys[param] = Joi.string().max(LEAF_LIMITS.maxValueLength).allow('');
+    keys[`${param}Field`] = fieldParam;
+  }
+  if (options.memberOf) keys['memberOf'] = Joi.string().max(64);
+  if (options.inactive) keys['inactive'] = Joi.boolean();
+  return Joi.object<RawList>(keys);
+}
+
+function leaf(type: DocType, parameter: string, op: Operator, path: string, value: string | boolean): Condition {
+  try {
+    return buildLeaf(type, op, path, value, LEAF_LIMITS);
+  } catch (err) {
+    if (!(err instanceof LeafError)) throw err;
+    throw new ValidationError(`Invalid query: ${parameter} ${err.message}`, [{ parameter, message: err.message }]);
+  }
+}
+
+/** Reads a list query into a store search, ordered totally (`_id` last) so pages never overlap. */
+export function listQuery(type: DocType, options: ListOptions = {}): Validator<string, SearchQuery> {
+  const read = joiQuery(schema(type, options));
+  return {
+    validate(queryString) {
+      const q = read.validate(queryString);
+      const conditions: Condition[] = [];
+      for (const [param, op] of FILTERS) {
+        const value = q[param];
+        const path = q[`${param}Field`];
+        if (value === undefined && path === undefined) continue;
+        if (value === undefined || path === undefined) {
+          const missing = value === undefined ? param : `${param}Field`;
+          throw new ValidationError(`Invalid query: ${param} and ${param}Field go together; ${missing} is missing`, [{ parameter: missing, message: `is needed with ${value === undefined ? `${param}Field` : param}` }]);
+        }
+        conditions.push(leaf(type, param, op, path, value));
+      }
+      if (q.memberOf !== undefined) conditions.push(leaf(type, 'memberOf', 'equals', 'memberOf.groupId', q.memberOf));
+      if (q.inactive !== undefined) conditions.push(leaf(type, 'inactive', 'equals', 'inactive', q.inactive));
+      const sortPath = q.sort ?? type.defaultSort;
+      const sort = [{ field: type.fields.get(sortPath)!, direction: q.order }];
+      if (sortPath !== '_id') sort.push({ field: type.fields.get('_id')!, direction: q.order });
+      return { where: and(conditions), sort, skip: q.skip, limit: q.limit };
+    },
+  };
+}
+
+export async function listPage(collection: DocCollection, query: SearchQuery, view: (doc: Doc) => Doc): Promise<{ body: { results: Doc[]; total: number } }> {
+  const page = await collection.search(query);
+  return { body: { results: page.docs.map(view), total: page.total } };
+}

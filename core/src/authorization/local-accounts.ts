@@ -1,0 +1,115 @@
+/**
+ * Local accounts (decisions.md item 21): creating one with a password, and
+ * setting a password. Passwords are stored only as scrypt hashes; a new
+ * password ends the account's other sessions, so a leaked token dies with
+ * the password it came from.
+ */
+import Joi from 'joi';
+import { hashPassword } from '../auth/passwords.ts';
+import { ConflictError } from '../errors.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiBody } from '../http/validate.ts';
+import { newObjectId } from '../store/ids.ts';
+import type { Doc } from '../store/types.ts';
+import { findAccountById, accountParam } from './accounts.ts';
+import { resolveAssignments } from './assignments.ts';
+import { nowIso, ok, PROVENANCE, uniquely, unwrap, withoutSecrets, WRITE_ROLES } from './context.ts';
+import type { AuthorizationDeps } from './context.ts';
+import { endSessions } from './references.ts';
+import { groupRefs, roleRefs, text, wrapperOrBare } from './schemas.ts';
+import type { GroupRef, RoleRef } from './schemas.ts';
+
+export const LOCAL_PROVENANCE = 'Local AAA';
+export const MIN_PASSWORD = 8;
+const MAX_PASSWORD = 1024;
+
+interface NewAccount {
+  username: string;
+  password: string;
+  firstname?: string;
+  email?: string;
+  memberOf?: GroupRef[];
+  assignedRoles?: RoleRef[];
+}
+
+const password = Joi.string().min(MIN_PASSWORD).max(MAX_PASSWORD).required();
+
+// No edge spaces or control characters, and no colon: Basic credentials split at the first one (RFC 7617).
+const USERNAME = /^[^\s:\p{Cc}](?:[^:\p{Cc}]*[^\s:\p{Cc}])?$/u;
+
+const newAccount = wrapperOrBare(
+  'account',
+  Joi.object({
+    username: Joi.string().max(256).pattern(USERNAME).required().messages({
+      'string.pattern.base': 'must not contain a colon or control characters, nor start or end with a space',
+    }),
+    password,
+    firstname: text(256),
+    email: text(320),
+    memberOf: groupRefs,
+    assignedRoles: roleRefs,
+  }),
+);
+
+export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
+  const { store, auth } = deps;
+  return [
+    defineRoute<Record<string, never>, Record<string, never>, NewAccount | { account: NewAccount }>({
+      method: 'POST',
+      path: '/authorization/accounts',
+      name: 'createAccount',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'Create a local account with a password; it has no roles until given some',
+      input: { body: joiBody(newAccount) },
+      async handle({ body }, ctx) {
+        const input = unwrap<NewAccount>(body, 'account');
+        const conflict = `An account named ${input.username} already exists`;
+        // Logins find accounts by username alone, so a name held under any provenance is taken.
+        if (await auth.findAccount(input.username)) throw new ConflictError(conflict);
+        const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, { assignedRoles: input.assignedRoles ?? [], memberOf: input.memberOf ?? [] }, null, `account ${input.username}`);
+        const now = nowIso();
+        const account: Doc = {
+          _id: newObjectId(),
+          username: input.username,
+          firstname: input.firstname ?? input.username,
+          ...(input.email !== undefined ? { email: input.email } : {}),
+          provenance: LOCAL_PROVENANCE,
+          inactive: false,
+          loggedIn: false,
+          memberOf: refs.memberOf,
+          assignedRoles: refs.assignedRoles,
+          gitTokens: {},
+          _meta: { created: now, updated: now },
+          passwordHash: await hashPassword(input.password),
+        };
+        await uniquely(() => store.collection('accounts').insertOne(account), conflict);
+        auth.invalidate();
+        ctx.logger.info('account created', { accountId: account['_id'], username: input.username });
+        return ok(`Successfully created account ${String(account['_id'])}.`, withoutSecrets(account));
+      },
+    }),
+    defineRoute<{ accountId: string }, Record<string, never>, { password: string }>({
+      method: 'PUT',
+      path: '/authorization/accounts/:accountId/password',
+      name: 'setAccountPassword',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: "Set an account's password; its other sessions end",
+      input: { params: accountParam, body: joiBody(Joi.object({ password })) },
+      async handle({ params, body }, ctx) {
+        const account = await findAccountById(store, params.accountId);
+        const updated: Doc = { ...account, passwordHash: await hashPassword(body.password), _meta: { ...(account['_meta'] as object | undefined), updated: nowIso() } };
+        await store.collection('accounts').replaceOne(updated);
+        // Also drops cached Basic credentials, which would otherwise accept the old password for a while.
+        auth.invalidate();
+        const ended = await endSessions(store, 'account', params.accountId, ctx.caller?.sessionId ?? null);
+        ctx.logger.info('account password changed', { accountId: params.accountId, sessionsEnded: ended });
+        return ok(`Successfully changed the password of account ${params.accountId}.`);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,202 @@
+/**
+ * Roles: list, create, read, PATCH and DELETE, plus the method and view
+ * catalogs roles are made of. Built-in roles are rebuilt from the routes at
+ * every start, so editing them would be silently undone: they are refused.
+ * Deleting a role removes it from every assignedRoles list.
+ */
+import Joi from 'joi';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ErrorDetail } from '../errors.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiBody, joiParams, joiQuery } from '../http/validate.ts';
+import { roles as roleType } from '../search/fields.ts';
+import { newObjectId } from '../store/ids.ts';
+import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { ok, PROVENANCE, READ_ROLES, uniquely, unwrap, WRITE_ROLES } from './context.ts';
+import type { AuthorizationDeps } from './context.ts';
+import { listPage, listQuery, MAX_LIMIT } from './list-query.ts';
+import { dedupe, removeReferences, ROLE_REFS } from './references.ts';
+import { idParam, text, updatesBody, wrapperOrBare } from './schemas.ts';
+
+interface MethodRef { provenance: string; name: string }
+interface ViewRef { provenance: string; path: string }
+interface RoleFields {
+  provenance?: string;
+  name?: string;
+  description?: string;
+  allowedMethods?: MethodRef[];
+  allowedViews?: ViewRef[];
+}
+interface NewRole extends RoleFields {
+  provenance: string;
+  name: string;
+}
+
+type RoleParams = { roleId: string };
+const roleParam = joiParams<RoleParams>(idParam('roleId'));
+const label = Joi.string().min(1).max(256).pattern(/^\S(?:.*\S)?$/).messages({ 'string.pattern.base': 'must not start or end with a space' });
+const fields = {
+  provenance: label,
+  name: label,
+  description: text(1024),
+  allowedMethods: Joi.array().items(Joi.object({ provenance: label.required(), name: label.required() })).max(10_000),
+  allowedViews: Joi.array().items(Joi.object({ provenance: label.required(), path: Joi.string().min(1).max(1024).required() })).max(10_000),
+};
+const newRole = wrapperOrBare('role', Joi.object({ ...fields, provenance: label.required(), name: label.required() }));
+const catalogQuery = joiQuery<{ limit?: number; skip: number }>(Joi.object({ limit: Joi.number().integer().min(0).max(MAX_LIMIT), skip: Joi.number().integer().min(0).default(0) }));
+
+async function findRole(store: Store, id: string): Promise<Doc> {
+  const role = await store.collection('roles').findById(id);
+  if (!role) throw new NotFoundError(`Role ${id} not found`);
+  return role;
+}
+
+function assertCustom(role: Doc, action: string): void {
+  if (role['builtIn'] !== true) return;
+  const name = `${String(role['provenance'])}.${String(role['name'])}`;
+  throw new BadRequestError(`Role ${String(role['_id'])} (${name}) is built in and cannot be ${action}: built-in roles are made from the routes at every start`);
+}
+
+async function assertNameFree(store: Store, provenance: string, name: string, self: string | null): Promise<string> {
+  const conflict = `A role named ${name} of ${provenance} already exists`;
+  const field = (path: string) => roleType.fields.get(path)!;
+  const found = await store.collection('roles').search({
+    where: { kind: 'and', items: [{ kind: 'compare', op: 'eq', field: field('provenance'), value: provenance }, { kind: 'compare', op: 'eq', field: field('name'), value: name }] },
+    sort: [{ field: field('_id'), direction: 1 }],
+    skip: 0,
+    limit: 2,
+  });
+  if (found.docs.some((r) => r['_id'] !== self)) throw new ConflictError(conflict);
+  return conflict;
+}
+
+export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
+  const { store, auth } = deps;
+  const roles = store.collection('roles');
+
+  /** 400 naming every method and view that no route provides; answers the lists deduplicated. */
+  function checkGrants(input: RoleFields): Pick<RoleFields, 'allowedMethods' | 'allowedViews'> {
+    const out: Pick<RoleFields, 'allowedMethods' | 'allowedViews'> = {};
+    const details: ErrorDetail[] = [];
+    if (input.allowedMethods) {
+      const known = new Set(deps.methods().map((m) => `${m.provenance}.${m.name}`));
+      out.allowedMethods = dedupe(input.allowedMethods, (m) => `${m.provenance}.${m.name}`).map((m) => ({ provenance: m.provenance, name: m.name }));
+      for (const m of out.allowedMethods) if (!known.has(`${m.provenance}.${m.name}`)) details.push({ parameter: 'allowedMethods', message: `${m.provenance}.${m.name} is not a known method` });
+    }
+    if (input.allowedViews) {
+      const known = new Set(deps.views().map((v) => `${v.provenance} ${v.path}`));
+      out.allowedViews = dedupe(input.allowedViews, (v) => `${v.provenance} ${v.path}`).map((v) => ({ provenance: v.provenance, path: v.path }));
+      for (const v of out.allowedViews) if (!known.has(`${v.provenance} ${v.path}`)) details.push({ parameter: 'allowedViews', message: `${v.provenance} ${v.path} is not a known view` });
+    }
+    if (details.length > 0) throw new ValidationError(`Invalid body: ${details.map((d) => d.message).join('; ')}`, details);
+    return out;
+  }
+
+  const catalog = (path: string, name: string, what: string, list: () => readonly unknown[]) =>
+    defineRoute<Record<string, never>, { limit?: number; skip: number }, undefined>({
+      method: 'GET',
+      path,
+      name,
+      provenance: PROVENANCE,
+      roles: READ_ROLES,
+      surface: 'plain',
+      description: `List the ${what} that roles can allow, as the routes declare them`,
+      input: { query: catalogQuery },
+      async handle({ query }) {
+        const all = list();
+        const end = query.limit === undefined ? all.length : query.skip + query.limit;
+        return { body: { results: all.slice(query.skip, end), total: all.length } };
+      },
+    });
+
+  return [
+    defineRoute<Record<string, never>, SearchQuery, undefined>({
+      method: 'GET',
+      path: '/authorization/roles',
+      name: 'getRoles',
+      provenance: PROVENANCE,
+      roles: READ_ROLES,
+      surface: 'plain',
+      description: 'List roles with paging, sorting and filters',
+      input: { query: listQuery(roleType) },
+      async handle({ query }) {
+        return listPage(roles, query, (doc) => doc);
+      },
+    }),
+    defineRoute<Record<string, never>, Record<string, never>, NewRole | { role: NewRole }>({
+      method: 'POST',
+      path: '/authorization/roles',
+      name: 'createRole',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'Create a role allowing existing methods and views',
+      input: { body: joiBody(newRole) },
+      async handle({ body }, ctx) {
+        const input = unwrap<NewRole>(body, 'role');
+        const conflict = await assertNameFree(store, input.provenance, input.name, null);
+        const grants = checkGrants({ allowedMethods: input.allowedMethods ?? [], allowedViews: input.allowedViews ?? [] });
+        const role: Doc = { _id: newObjectId(), provenance: input.provenance, name: input.name, description: input.description ?? '', ...grants };
+        await uniquely(() => roles.insertOne(role), conflict);
+        auth.invalidate();
+        ctx.logger.info('role created', { roleId: role['_id'], provenance: input.provenance, name: input.name });
+        return ok(`Successfully created role ${String(role['_id'])}.`, role);
+      },
+    }),
+    defineRoute<RoleParams, Record<string, never>, undefined>({
+      method: 'GET',
+      path: '/authorization/roles/:roleId',
+      name: 'getRole',
+      provenance: PROVENANCE,
+      roles: READ_ROLES,
+      surface: 'plain',
+      description: 'Read one role',
+      input: { params: roleParam },
+      async handle({ params }) {
+        return { body: await findRole(store, params.roleId) };
+      },
+    }),
+    defineRoute<RoleParams, Record<string, never>, RoleFields | { updates: RoleFields }>({
+      method: 'PATCH',
+      path: '/authorization/roles/:roleId',
+      name: 'updateRole',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'Change a custom role: provenance, name, description, and the allowedMethods and allowedViews lists (a list given replaces the old one)',
+      input: { params: roleParam, body: joiBody(updatesBody(fields)) },
+      async handle({ params, body }, ctx) {
+        const role = await findRole(store, params.roleId);
+        assertCustom(role, 'changed');
+        const updates = unwrap<RoleFields>(body, 'updates');
+        const conflict = await assertNameFree(store, updates.provenance ?? String(role['provenance']), updates.name ?? String(role['name']), params.roleId);
+        const updated: Doc = { ...role, ...updates, ...checkGrants(updates) };
+        await uniquely(() => roles.replaceOne(updated), conflict);
+        auth.invalidate();
+        ctx.logger.info('role updated', { roleId: params.roleId, fields: Object.keys(updates) });
+        return ok(`Successfully updated role ${params.roleId}.`, updated);
+      },
+    }),
+    defineRoute<RoleParams, Record<string, never>, undefined>({
+      method: 'DELETE',
+      path: '/authorization/roles/:roleId',
+      name: 'deleteRole',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: "Delete a custom role and remove it from every account's and group's assignedRoles",
+      input: { params: roleParam },
+      async handle({ params }, ctx) {
+        assertCustom(await findRole(store, params.roleId), 'deleted');
+        await roles.deleteOne(params.roleId);
+        const changed = await removeReferences(store, ROLE_REFS, params.roleId);
+        auth.invalidate();
+        ctx.logger.info('role deleted', { roleId: params.roleId, referencesRemoved: changed });
+        return ok(`Successfully deleted ${params.roleId}.`);
+      },
+    }),
+    catalog('/authorization/methods', 'getMethods', 'methods', deps.methods),
+    catalog('/authorization/views', 'getViews', 'views', deps.views),
+  ];
+}

@@ -1,0 +1,120 @@
+/**
+ * Service accounts for OAuth client credentials (`POST /oauth/token`). The
+ * client secret is shown once, in the answer that creates it; only its
+ * scrypt hash is stored, under the client id as `_id`, which is where the
+ * token route looks it up.
+ */
+import { randomBytes } from 'node:crypto';
+import Joi from 'joi';
+import { hashPassword } from '../auth/passwords.ts';
+import { NotFoundError } from '../errors.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiBody, joiParams, joiQuery } from '../http/validate.ts';
+import type { FieldDef } from '../search/fields.ts';
+import { newUuid } from '../store/ids.ts';
+import type { Doc } from '../store/types.ts';
+import { resolveAssignments } from './assignments.ts';
+import { nowIso, ok, PROVENANCE, uniquely, WRITE_ROLES } from './context.ts';
+import type { AuthorizationDeps } from './context.ts';
+import { pageParams } from './list-query.ts';
+import { endSessions } from './references.ts';
+import { groupRefs, idParam, roleRefs, text } from './schemas.ts';
+import type { GroupRef, RoleRef } from './schemas.ts';
+
+const SERVICE_PROVENANCE = 'Service Account';
+
+interface NewServiceAccount {
+  name: string;
+  description?: string;
+  assignedRoles?: RoleRef[];
+  memberOf?: GroupRef[];
+}
+
+const newServiceAccount = Joi.object({
+  name: Joi.string().min(1).max(256).pattern(/^\S(?:.*\S)?$/).required().messages({ 'string.pattern.base': 'must not start or end with a space' }),
+  description: text(1024),
+  assignedRoles: roleRefs,
+  memberOf: groupRefs,
+});
+
+/** Columns the store keeps for service_accounts (its `name` index), outside the search registry. */
+function column(path: string): FieldDef {
+  return { path, type: 'string', array: false, arrayOfObjects: null, dateEncoding: null, sortable: true, textSearch: false };
+}
+
+/** What a client may see of a service account: never the secret's hash. */
+function publicView(doc: Doc): Doc {
+  const { _id, secretHash: _secret, ...rest } = doc;
+  return { client_id: _id, ...rest };
+}
+
+export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
+  const { store, auth } = deps;
+  const services = store.collection('service_accounts');
+  return [
+    defineRoute<Record<string, never>, Record<string, never>, NewServiceAccount>({
+      method: 'POST',
+      path: '/oauth/serviceAccounts',
+      name: 'createServiceAccount',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'Create a service account; the answer holds its client id and the only copy of its secret',
+      input: { body: joiBody(newServiceAccount) },
+      async handle({ body }, ctx) {
+        const conflict = `A service account named ${body.name} already exists`;
+        const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, { assignedRoles: body.assignedRoles ?? [], memberOf: body.memberOf ?? [] }, null, `service account ${body.name}`);
+        const secret = randomBytes(32).toString('hex');
+        const now = nowIso();
+        const doc: Doc = {
+          _id: newUuid(),
+          name: body.name,
+          description: body.description ?? '',
+          provenance: SERVICE_PROVENANCE,
+          assignedRoles: refs.assignedRoles,
+          memberOf: refs.memberOf,
+          inactive: false,
+          _meta: { created: now, updated: now },
+          secretHash: await hashPassword(secret),
+        };
+        await uniquely(() => services.insertOne(doc), conflict);
+        auth.invalidate();
+        ctx.logger.info('service account created', { clientId: doc['_id'], name: body.name });
+        return ok(`Successfully created service account ${String(doc['_id'])}. Keep the client secret: it is not shown again.`, { ...publicView(doc), client_secret: secret });
+      },
+    }),
+    defineRoute<Record<string, never>, { limit: number; skip: number }, undefined>({
+      method: 'GET',
+      path: '/oauth/serviceAccounts',
+      name: 'getServiceAccounts',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'List service accounts (never their secrets), by name',
+      input: { query: joiQuery(Joi.object(pageParams)) },
+      async handle({ query }) {
+        const sort = [{ field: column('name'), direction: 1 as const }, { field: column('_id'), direction: 1 as const }];
+        const page = await services.search({ where: null, sort, skip: query.skip, limit: query.limit });
+        return { body: { results: page.docs.map(publicView), total: page.total } };
+      },
+    }),
+    defineRoute<{ clientId: string }, Record<string, never>, undefined>({
+      method: 'DELETE',
+      path: '/oauth/serviceAccounts/:clientId',
+      name: 'deleteServiceAccount',
+      provenance: PROVENANCE,
+      roles: WRITE_ROLES,
+      surface: 'plain',
+      description: 'Delete a service account; the tokens it was given stop working',
+      input: { params: joiParams<{ clientId: string }>(idParam('clientId')) },
+      async handle({ params }, ctx) {
+        if (!(await services.deleteOne(params.clientId))) throw new NotFoundError(`Service account ${params.clientId} not found`);
+        auth.invalidate();
+        const ended = await endSessions(store, 'service', params.clientId);
+        ctx.logger.info('service account deleted', { clientId: params.clientId, sessionsEnded: ended });
+        return ok(`Successfully deleted ${params.clientId}.`);
+      },
+    }),
+  ];
+}
