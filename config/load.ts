@@ -35,6 +35,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   ADMIN_USERNAME: 'admin.username',
   ADMIN_PASSWORD: 'admin.password',
   AUTH_LOGOUT_TIME: 'auth.logoutTime',
+  PROCESS_TASKS_ON_START: 'workflowEngine.processTasksOnStart',
   AUTH_MAX_FAILED_LOGINS: 'auth.maxFailedLogins',
   AUTH_MAX_FAILED_LOGINS_PER_ADDRESS: 'auth.maxFailedLoginsPerAddress',
   AUTH_LOCKOUT_MINUTES: 'auth.lockoutMinutes',

@@ -46,6 +46,10 @@ export interface AppConfig {
   http: { bodyLimit: string };
   search: SearchConfig;
   vault: VaultConfig;
+  workflowEngine: {
+    /** Run again, on start, the automatic tasks a stopped process left running (replaces the old `activate` property). */
+    processTasksOnStart: boolean;
+  };
 }
 
 // Messages never echo the offending value: after $VAULT_ resolution the value
@@ -96,6 +100,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
     maxValueLength: count(),
     countCacheEntries: Joi.number().integer().min(0),
   }),
+  workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean() }),
   vault: Joi.object({
     url: httpUrl().allow(null),
     token: Joi.string().allow(null),

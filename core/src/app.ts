@@ -9,8 +9,13 @@ import pkg from '../../package.json' with { type: 'json' };
 import { authenticate } from './auth/authenticate.ts';
 import { bootstrapAuth } from './auth/bootstrap.ts';
 import { loginRoutes } from './auth/login-routes.ts';
-import { methodCatalog } from './auth/roles.ts';
+import { methodCatalog, viewCatalog } from './auth/roles.ts';
 import { AuthService } from './auth/service.ts';
+import { authorizationRoutes } from './authorization/routes.ts';
+import { JobControl } from './engine/control.ts';
+import { Engine } from './engine/engine.ts';
+import { TaskControl } from './engine/task-control.ts';
+import { findTask } from './engine/tasks/index.ts';
 import { healthRoutes } from './health/routes.ts';
 import { bodyError, errorHandler } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
@@ -20,8 +25,11 @@ import { securityHeaders } from './http/security-headers.ts';
 import { indexRoutes } from './indexes/routes.ts';
 import type { Logger } from './logger.ts';
 import { createSearchService } from './operations-manager/search-service.ts';
+import { controlRoutes } from './operations-manager/control-routes.ts';
 import { searchRoutes } from './operations-manager/search-routes.ts';
 import type { Store } from './store/types.ts';
+import { createWorkflowLookup } from './workflows/lookup.ts';
+import { workflowRoutes } from './workflows/routes.ts';
 
 export interface CoreDeps {
   readonly store: Store;
@@ -34,25 +42,37 @@ export interface Core {
   /** Every route, for mounting and for the tests that enumerate them. */
   readonly routes: readonly AnyRoute[];
   readonly auth: AuthService;
+  readonly engine: Engine;
   /** Prepares the store (built-in roles, first administrator, migrations); run once before serving. */
   bootstrap(options?: { announce?: (text: string) => void }): Promise<void>;
 }
 
-function buildRoutes(deps: CoreDeps, auth: AuthService): AnyRoute[] {
+function buildRoutes(deps: CoreDeps, auth: AuthService, engine: Engine): AnyRoute[] {
   const routes: AnyRoute[] = [];
+  const jobControl = new JobControl(engine, deps.store);
   const applications = (): string[] => [...new Set(routes.map((r) => r.provenance))].sort();
   routes.push(
     ...healthRoutes({ store: deps.store, release: deps.config.platform.release, version: pkg.version, startedAt: Date.now(), applications }),
     ...loginRoutes(auth, () => methodCatalog(routes)),
     ...searchRoutes(createSearchService(deps.store), deps.config.search),
+    ...controlRoutes(jobControl, new TaskControl(engine, deps.store, jobControl)),
     ...indexRoutes(deps.store),
+    ...workflowRoutes(deps.store),
+    ...authorizationRoutes({ store: deps.store, auth, release: deps.config.platform.release, logger: deps.logger, methods: () => methodCatalog(routes), views: () => viewCatalog(routes) }),
   );
   return routes;
 }
 
 export function createCoreApp(deps: CoreDeps): Core {
   const auth = new AuthService(deps.store, deps.config.auth, deps.logger);
-  const routes = buildRoutes(deps, auth);
+  const engine = new Engine({
+    store: deps.store,
+    logger: deps.logger,
+    workflows: createWorkflowLookup(deps.store),
+    findTask,
+    processTasksOnStart: deps.config.workflowEngine.processTasksOnStart,
+  });
+  const routes = buildRoutes(deps, auth, engine);
   const app = new Koa();
   app.proxy = false;
   // Errors are rendered by errorHandler; this only stops Koa printing them twice.
@@ -78,6 +98,7 @@ export function createCoreApp(deps: CoreDeps): Core {
     app,
     routes,
     auth,
+    engine,
     bootstrap: (options = {}) => bootstrapAuth({ store: deps.store, logger: deps.logger, routes, admin: deps.config.admin, auth, ...options }),
   };
 }

@@ -14,6 +14,7 @@ const logger = createLogger({ level: config.log.level, service: 'core' });
 const store = await openStore(config);
 const core = createCoreApp({ store, config, logger });
 await core.bootstrap();
+void core.engine.recover().catch((err: unknown) => logger.error('resuming running jobs failed', { error: String(err) }));
 const server = await listen(core.app, config.core.port, '0.0.0.0');
 const { port } = server.address() as AddressInfo;
 logger.info(`core listening on port ${port} (store: ${store.kind})`, { port });
@@ -25,6 +26,7 @@ async function stop(signal: string): Promise<void> {
   logger.info(`core stopping (${signal})`);
   server.close();
   server.closeIdleConnections();
+  core.engine.stop();
   await store.close();
   process.exit(0);
 }

@@ -4,7 +4,10 @@
  * Each reference is resolved with one batched lookup per page, never one per
  * document.
  */
+import { jobs as jobType } from '../search/fields.ts';
 import type { DocType } from '../search/fields.ts';
+
+const jobsInternal = [...jobType.internal];
 import type { Doc, Store } from '../store/types.ts';
 
 type Resolver = (docs: Doc[], store: Store) => Promise<void>;
@@ -38,7 +41,8 @@ const resolvers: Record<string, Resolver> = {
       const ref = d['job'];
       const job = isObject(ref) && typeof ref['_id'] === 'string' ? jobs.get(ref['_id']) : undefined;
       if (job) {
-        const { output: _hidden, ...visible } = job;
+        const visible: Doc = { ...job };
+        for (const key of ['output', ...jobsInternal]) delete visible[key];
         d['job'] = visible;
       }
     }
@@ -88,6 +92,7 @@ export async function dereference(type: DocType, docs: Doc[], names: readonly st
     if (names.includes(hidden)) continue;
     for (const d of docs) delete d[hidden];
   }
+  for (const internal of type.internal) for (const d of docs) delete d[internal];
   for (const name of names) {
     const resolve = resolvers[name];
     if (!resolve) throw new Error(`no resolver for dereference ${name}`);

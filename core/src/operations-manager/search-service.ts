@@ -91,7 +91,7 @@ export function createSearchService(store: Store): SearchService {
  */
 function removable(request: SearchRequest): string[] | null {
   if (request.dereference.length > 0) return null;
-  const hidden = [...request.type.dereferenceOnly];
+  const hidden = [...request.type.dereferenceOnly, ...request.type.internal];
   if (request.projection.kind === 'all') return request.projection.dropId ? [...hidden, '_id'] : hidden;
   if (request.projection.kind === 'exclude') return [...new Set([...hidden, ...request.projection.paths])];
   return null;

@@ -46,6 +46,8 @@ export interface DocType {
   readonly dereferences: ReadonlySet<string>;
   /** Stored properties returned only when dereferenced (the job's `output`). */
   readonly dereferenceOnly: ReadonlySet<string>;
+  /** Stored properties no answer ever shows (the engine's bookkeeping). */
+  readonly internal: ReadonlySet<string>;
   readonly defaultSort: string;
 }
 
@@ -106,6 +108,7 @@ export const jobs: DocType = Object.freeze({
   ]),
   dereferences: new Set(['groups', 'tasks', 'output', 'accounts.metrics.user']),
   dereferenceOnly: new Set(['output']),
+  internal: new Set(['_rev', '_runs', '_waiting', '_outputs', '_outputKeys']),
 });
 
 export const tasks: DocType = Object.freeze({
@@ -146,6 +149,7 @@ export const tasks: DocType = Object.freeze({
   ]),
   dereferences: new Set(['job']),
   dereferenceOnly: new Set<string>(),
+  internal: new Set<string>(),
 });
 
 /**
@@ -171,6 +175,7 @@ export const accounts: DocType = Object.freeze({
   properties: new Set(['_id', 'username', 'firstname', 'email', 'provenance', 'inactive', 'loggedIn', 'lastLogin', 'memberOf', 'assignedRoles', 'gitTokens', '_meta']),
   dereferences: new Set<string>(),
   dereferenceOnly: new Set<string>(),
+  internal: new Set<string>(),
 });
 
 export const groups: DocType = Object.freeze({
@@ -189,6 +194,7 @@ export const groups: DocType = Object.freeze({
   properties: new Set(['_id', 'name', 'description', 'provenance', 'memberOf', 'assignedRoles', 'inactive', '_meta']),
   dereferences: new Set<string>(),
   dereferenceOnly: new Set<string>(),
+  internal: new Set<string>(),
 });
 
 export const roles: DocType = Object.freeze({
@@ -204,6 +210,7 @@ export const roles: DocType = Object.freeze({
   properties: new Set(['_id', 'provenance', 'name', 'description', 'allowedMethods', 'allowedViews', 'builtIn']),
   dereferences: new Set<string>(),
   dereferenceOnly: new Set<string>(),
+  internal: new Set<string>(),
 });
 
 /** Workflows (Automation Studio); their ids are UUIDs on the real platform. */
@@ -222,6 +229,7 @@ export const workflows: DocType = Object.freeze({
   properties: new Set(['_id', 'name', 'description', 'type', 'tasks', 'transitions', 'groups', 'inputSchema', 'outputSchema', 'canvasVersion', 'encodingVersion', 'font_size', 'created', 'created_by', 'last_updated', 'last_updated_by']),
   dereferences: new Set<string>(),
   dereferenceOnly: new Set<string>(),
+  internal: new Set<string>(),
 });
 
 export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks, accounts, groups, roles, workflows });

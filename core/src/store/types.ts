@@ -72,7 +72,7 @@ export interface DocCollection {
    * so two writers (two requests, two processes) cannot both apply a change
    * made from the same read. False when the document moved on or is gone.
    */
-  replaceIfRev(doc: Doc, expectedRev: number): Promise<boolean>;
+  replaceIfRev(doc: Doc, expectedRev: number | null): Promise<boolean>;
   indexStatus(): Promise<IndexStatus>;
   /** Creates the missing and misnamed declared indexes; answers the status after. */
   buildIndexes(): Promise<IndexStatus>;
@@ -82,7 +82,7 @@ export interface DocCollection {
 export type WriteOp =
   | { readonly op: 'insert'; readonly collection: CollectionName; readonly doc: Doc }
   | { readonly op: 'replace'; readonly collection: CollectionName; readonly doc: Doc }
-  | { readonly op: 'replaceIfRev'; readonly collection: CollectionName; readonly doc: Doc; readonly expectedRev: number };
+  | { readonly op: 'replaceIfRev'; readonly collection: CollectionName; readonly doc: Doc; readonly expectedRev: number | null };
 
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';

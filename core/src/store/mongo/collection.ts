@@ -146,7 +146,7 @@ export class MongoCollection implements DocCollection {
     }
   }
 
-  async replaceIfRev(doc: Doc, expectedRev: number): Promise<boolean> {
+  async replaceIfRev(doc: Doc, expectedRev: number | null): Promise<boolean> {
     const stored = this.toStored(doc);
     const result = await this.coll.replaceOne({ _id: stored._id, _rev: expectedRev } as Filter<StoredDoc>, stored);
     return result.matchedCount === 1;

@@ -158,11 +158,11 @@ export class SqliteCollection implements DocCollection {
     }
   }
 
-  async replaceIfRev(doc: Doc, expectedRev: number): Promise<boolean> {
+  async replaceIfRev(doc: Doc, expectedRev: number | null): Promise<boolean> {
     return this.replaceIfRevSync(doc, expectedRev);
   }
 
-  replaceIfRevSync(doc: Doc, expectedRev: number): boolean {
+  replaceIfRevSync(doc: Doc, expectedRev: number | null): boolean {
     this.counts.clear();
     try {
       return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(JSON.stringify(doc), this.idOf(doc), expectedRev).changes === 1;

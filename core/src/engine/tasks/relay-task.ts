@@ -1,0 +1,34 @@
+/**
+ * What the two relay tasks of app `OrchestratorManager` share: both pass
+ * `params` (and restAction its `body`) to an orchestrator adapter through
+ * `ctx.services.relay` and hand the answer on as outgoing `result`.
+ *
+ * A refused or unavailable relay ends the task `error` with the relay's
+ * message (or its error value when that is not an Error, as adapters answer
+ * with objects), so an error transition can take it. Bad input throws a
+ * TaskError; the engine turns it into an `error` outcome with that message.
+ */
+import type { TaskHandler } from '../types.ts';
+import { errorOf, optionalObject, requireString } from './shared.ts';
+
+export function relayTask(kind: 'restAction' | 'restQuery'): TaskHandler {
+  const withBody = kind === 'restAction';
+  return {
+    name: kind,
+    app: 'OrchestratorManager',
+    type: 'automatic',
+    incoming: withBody ? ['adapterId', 'params', 'body'] : ['adapterId', 'params'],
+    outgoing: ['result'],
+    async run(ctx) {
+      const adapterId = requireString(ctx.incoming, 'adapterId');
+      const params = optionalObject(ctx.incoming, 'params');
+      const request: Record<string, unknown> = withBody ? { params, body: optionalObject(ctx.incoming, 'body') } : { params };
+      try {
+        const result = await ctx.services.relay(kind, adapterId, request);
+        return { finishState: 'success', outgoing: { result } };
+      } catch (err) {
+        return { finishState: 'error', outgoing: {}, error: errorOf(err) };
+      }
+    },
+  };
+}

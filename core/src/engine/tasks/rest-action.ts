@@ -1,0 +1,4 @@
+/** `restAction` (app `OrchestratorManager`): incoming adapterId, params, body; outgoing result. See relay-task.ts. */
+import { relayTask } from './relay-task.ts';
+
+export const restAction = relayTask('restAction');

@@ -1,0 +1,4 @@
+/** `restQuery` (app `OrchestratorManager`): incoming adapterId, params; outgoing result. See relay-task.ts. */
+import { relayTask } from './relay-task.ts';
+
+export const restQuery = relayTask('restQuery');

@@ -1,0 +1,256 @@
+/**
+ * A job being changed: a copy of the stored document plus the task-document
+ * writes and the work to do once the change is committed. All rules about
+ * how tasks start, finish and lead to each other live here; nothing here
+ * touches the store or runs a handler.
+ */
+import { randomUUID } from 'node:crypto';
+import { jobs as jobType } from '../search/fields.ts';
+import type { WriteOp } from '../store/types.ts';
+import { canReach, successors } from './graph.ts';
+import type { Transitions } from './graph.ts';
+import { END, START, VAR_REFERENCE } from './types.ts';
+import type { FinishState, TaskOutcome, WorkflowTask } from './types.ts';
+
+/** An iteration in flight: claimed (the task is running) and not finished. */
+export interface Run {
+  readonly key: string;
+  readonly incoming: Record<string, unknown>;
+  readonly start: number;
+  owner: string | null;
+}
+
+export interface TaskEntry extends WorkflowTask {
+  status: string;
+  iterations: string[];
+  metrics: Record<string, unknown>;
+  finish_state?: string;
+}
+
+export interface JobDoc {
+  _id: string;
+  name: string;
+  description: string;
+  status: string;
+  tasks: Record<string, TaskEntry>;
+  transitions: Transitions;
+  variables: Record<string, unknown>;
+  groups: string[];
+  ancestors: string[];
+  watchers: string[];
+  metrics: { start_time: number; end_time?: number; user: string; progress: number };
+  error: Array<{ task: string; message: unknown; timestamp: number }>;
+  output?: unknown;
+  last_updated: string;
+  last_updated_by: string;
+  _rev: number;
+  _runs: Record<string, Run>;
+  _waiting: string[];
+  _outputs: Record<string, Record<string, unknown>>;
+  _outputKeys: string[] | null;
+  [key: string]: unknown;
+}
+
+/** Fields of a job no answer shows: the engine's own bookkeeping. */
+export const INTERNAL_JOB_FIELDS: readonly string[] = [...jobType.internal];
+
+/** A run this process must execute once the change is committed. */
+export interface Claimed {
+  readonly iteration: string;
+  readonly key: string;
+}
+
+export class Working {
+  readonly job: JobDoc;
+  readonly writes: WriteOp[] = [];
+  readonly claimed: Claimed[] = [];
+  /** Set when the job reached a final state in this change. */
+  finished = false;
+  changed = false;
+
+  constructor(stored: JobDoc, private readonly now: number, private readonly actor: string) {
+    this.job = structuredClone(stored);
+  }
+
+  touch(): void {
+    this.changed = true;
+    this.job.last_updated = new Date(this.now).toISOString();
+    this.job.last_updated_by = this.actor;
+  }
+
+  /** A transition fired into `key`: start it now, or let it wait (paused job, or a join still pending). */
+  activate(key: string): void {
+    this.touch();
+    if (this.job.status !== 'running' || !this.joinReady(key)) {
+      if (!this.job._waiting.includes(key)) this.job._waiting.push(key);
+      return;
+    }
+    this.job._waiting = this.job._waiting.filter((k) => k !== key);
+    if (key === END) this.completeJob();
+    else this.start(key, {});
+  }
+
+  /** A task waits while a running task could still lead to it, so parallel branches join. */
+  private joinReady(key: string): boolean {
+    return !Object.values(this.job._runs).some((run) => run.key !== key && canReach(this.job.transitions, run.key, key));
+  }
+
+  /** Claims a new iteration of a task; automatic ones are handed to the engine to run after commit. */
+  start(key: string, overrides: Record<string, unknown>): void {
+    this.touch();
+    const entry = this.job.tasks[key]!;
+    const iteration = randomUUID();
+    const incoming = { ...this.resolveIncoming(entry), ...overrides };
+    entry.status = 'running';
+    entry.iterations.push(iteration);
+    entry.metrics = { start_time: this.now, user: this.job.metrics.user };
+    delete entry.finish_state;
+    this.job._runs[iteration] = { key, incoming, start: this.now, owner: null };
+    this.writes.push({ op: 'insert', collection: 'tasks', doc: this.taskDoc(iteration, 'running') });
+    if (entry.type !== 'manual') this.claimed.push({ iteration, key });
+  }
+
+  /** `$var.job.X` and `$var.<task>.X` resolve only as direct top-level incoming values. */
+  private resolveIncoming(entry: WorkflowTask): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(entry.variables?.incoming ?? {})) {
+      const ref = typeof value === 'string' ? VAR_REFERENCE.exec(value) : null;
+      if (!ref) out[name] = value;
+      else if (ref[1] === 'job') out[name] = this.job.variables[ref[2]!] ?? null;
+      else out[name] = this.job._outputs[ref[1]!]?.[ref[2]!] ?? null;
+    }
+    return out;
+  }
+
+  /** Records how an iteration ended and follows the transitions of its finish state. */
+  complete(iteration: string, outcome: TaskOutcome): boolean {
+    const run = this.job._runs[iteration];
+    if (!run) return false; // canceled, or finished by someone else meanwhile
+    this.touch();
+    const entry = this.job.tasks[run.key]!;
+    const failed = outcome.finishState === 'error';
+    entry.status = failed ? 'error' : 'complete';
+    entry.finish_state = outcome.finishState;
+    entry.metrics = { ...entry.metrics, end_time: this.now, finish_state: outcome.finishState, run_time: this.now - run.start };
+    this.job._outputs[run.key] = outcome.outgoing;
+    for (const [name, target] of Object.entries(entry.variables?.outgoing ?? {})) {
+      const ref = typeof target === 'string' ? VAR_REFERENCE.exec(target) : null;
+      if (ref && ref[1] === 'job' && name in outcome.outgoing) this.job.variables[ref[2]!] = outcome.outgoing[name] ?? null;
+    }
+    Object.assign(this.job.variables, outcome.setJobVariables ?? {});
+    delete this.job._runs[iteration];
+    this.writes.push({ op: 'replace', collection: 'tasks', doc: this.taskDoc(iteration, entry.status, run, outcome) });
+    this.updateProgress();
+    this.follow(run.key, outcome.finishState, outcome.error);
+    return true;
+  }
+
+  /** Follows the transitions of a finish state; none at all is an error of the job. */
+  follow(key: string, state: FinishState, error?: unknown): void {
+    const next = successors(this.job.transitions, key, state);
+    if (next.length === 0) {
+      const message = state === 'error' ? errorMessage(error) : `Job has no available transitions from task ${key} for finish state ${state}`;
+      this.fail(key, message);
+      return;
+    }
+    for (const to of next) this.activate(to);
+    this.settle();
+  }
+
+  /** Starts what became ready while the job was paused. */
+  resumeWaiting(): void {
+    for (const key of [...this.job._waiting]) this.activate(key);
+    this.settle();
+  }
+
+  /** The iteration in flight of a task, if any. */
+  runOf(key: string): string | null {
+    return Object.entries(this.job._runs).find(([, run]) => run.key === key)?.[0] ?? null;
+  }
+
+  /** When nothing runs, waiting joins resolve; a job with nothing left to do and no end reached is stuck. */
+  settle(): void {
+    if (this.job.status !== 'running' || Object.keys(this.job._runs).length > 0) return;
+    const waiting = [...this.job._waiting];
+    for (const key of waiting) this.activate(key);
+    if (this.job.status === 'running' && Object.keys(this.job._runs).length === 0 && this.job._waiting.length === 0 && this.job.tasks[END]?.status !== 'complete') {
+      this.fail(END, 'Job has no available transitions');
+    }
+  }
+
+  fail(task: string, message: unknown): void {
+    this.touch();
+    this.job.error.push({ task, message, timestamp: this.now });
+    this.job.status = 'error';
+  }
+
+  private completeJob(): void {
+    const end = this.job.tasks[END];
+    if (end) {
+      end.status = 'complete';
+      end.metrics = { end_time: this.now, run_time: this.now - this.job.metrics.start_time };
+    }
+    this.job.status = 'complete';
+    this.job.metrics.end_time = this.now;
+    this.job.metrics.progress = 1;
+    this.job.output = this.job._outputKeys === null ? null : Object.fromEntries(this.job._outputKeys.map((k) => [k, this.job.variables[k] ?? null]));
+    this.finished = true;
+  }
+
+  /** Cancels the job and every iteration in flight. */
+  cancel(): string[] {
+    this.touch();
+    const iterations = Object.keys(this.job._runs);
+    for (const iteration of iterations) {
+      const run = this.job._runs[iteration]!;
+      this.job.tasks[run.key]!.status = 'canceled';
+      this.writes.push({ op: 'replace', collection: 'tasks', doc: this.taskDoc(iteration, 'canceled', run) });
+    }
+    this.job._runs = {};
+    this.job._waiting = [];
+    this.job.status = 'canceled';
+    this.job.metrics.end_time = this.now;
+    this.finished = true;
+    return iterations;
+  }
+
+  private updateProgress(): void {
+    const keys = Object.keys(this.job.tasks).filter((k) => k !== START && k !== END);
+    const done = keys.filter((k) => this.job.tasks[k]!.status === 'complete').length;
+    this.job.metrics.progress = keys.length === 0 ? 1 : Math.round((done / keys.length) * 1000) / 1000;
+  }
+
+  /** The task document of one iteration, built from the job (so nothing needs reading back). */
+  taskDoc(iteration: string, status: string, run = this.job._runs[iteration], outcome?: TaskOutcome): Record<string, unknown> {
+    const key = run!.key;
+    const entry = this.job.tasks[key]!;
+    return {
+      _id: iteration,
+      name: entry.name,
+      summary: entry.summary ?? entry.name,
+      description: entry.description ?? '',
+      location: entry.location ?? 'Application',
+      app: entry.app ?? 'WorkFlowEngine',
+      type: entry.type ?? 'automatic',
+      view: entry.type === 'manual' ? (entry['view'] ?? '/workflow_engine/task/ViewData') : null,
+      status,
+      variables: { incoming: run!.incoming, outgoing: outcome?.outgoing ?? {}, error: outcome?.error === undefined ? '' : errorMessage(outcome.error), decorators: entry.variables?.decorators ?? [] },
+      job: { _id: this.job._id, task: key, name: this.job.name, description: this.job.description, ancestors: this.job.ancestors },
+      groups: this.job.groups,
+      last_updated: new Date(this.now).toISOString(),
+      metrics: {
+        user: this.job.metrics.user,
+        owner: run!.owner,
+        start_time: run!.start,
+        ...(status === 'running' ? {} : { end_time: this.now, run_time: this.now - run!.start }),
+        ...(outcome ? { finish_state: outcome.finishState } : {}),
+      },
+    };
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  return JSON.stringify(error ?? 'error');
+}

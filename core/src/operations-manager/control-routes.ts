@@ -1,0 +1,209 @@
+/**
+ * Job and task control routes of the operations manager. Every action
+ * answers the envelope with `data: null` and `metadata: {}` (decisions.md
+ * item 13), except start, which answers the new job.
+ */
+import Joi from 'joi';
+import type { JobControl } from '../engine/control.ts';
+import type { GroupChange, TaskControl } from '../engine/task-control.ts';
+import type { FinishState } from '../engine/types.ts';
+import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute, HttpMethod, RouteDef } from '../http/route.ts';
+import { joiBody, joiParams } from '../http/validate.ts';
+import { OM } from './search-routes.ts';
+
+const WRITE_ROLES = ['admin', 'apiwrite', 'engineering', 'operations'] as const;
+const objectId = () => Joi.string().pattern(/^[0-9a-fA-F]{24}$/).lowercase().messages({ 'string.pattern.base': 'must be an id of exactly 24 hexadecimal characters' });
+const taskKey = () => Joi.string().pattern(/^([0-9a-f]{1,4}|workflow_start|workflow_end)$/).messages({ 'string.pattern.base': 'must be a task id of the workflow, such as a1b2' });
+const uuid = () => Joi.string().guid().lowercase().messages({ 'string.guid': 'must be a task document id (a UUID)' });
+const variables = () => Joi.object().unknown(true);
+
+const jobIdParam = joiParams(Joi.object({ id: objectId().required() }));
+const jobIdParam2 = joiParams(Joi.object({ jobId: objectId().required() }));
+const jobTaskParams = joiParams(Joi.object({ jobId: objectId().required(), taskId: taskKey().required() }));
+const taskDocParam = joiParams(Joi.object({ id: uuid().required() }));
+
+const done = { body: { message: 'Successfully completed the operation', data: null, metadata: {} } };
+
+function om<P, Q, B>(route: Omit<RouteDef<P, Q, B>, 'provenance' | 'roles' | 'surface'>): AnyRoute {
+  return defineRoute<P, Q, B>({ ...route, provenance: OM, roles: WRITE_ROLES, surface: 'operations-manager' });
+}
+
+function bulk(action: 'cancel' | 'pause' | 'resume', name: string, jobs: JobControl): AnyRoute {
+  return om<Record<string, never>, Record<string, never>, { jobIds: string[] }>({
+    method: 'POST',
+    path: `/operations-manager/jobs/${action}`,
+    name,
+    description: `${action[0]!.toUpperCase()}${action.slice(1)} up to 100 jobs, all or none`,
+    input: { body: joiBody(Joi.object({ jobIds: Joi.array().items(objectId()).min(1).max(100).required() })) },
+    async handle({ body }, ctx) {
+      await jobs.bulk(action, body.jobIds, ctx.caller!);
+      return done;
+    },
+  });
+}
+
+const startBody = Joi.object({
+  workflow: Joi.string().min(1).max(256).required(),
+  options: Joi.object({
+    description: Joi.string().allow('').max(4096),
+    variables: variables(),
+    groups: Joi.array().items(objectId()),
+    type: Joi.string().max(64),
+  }).default({}),
+  // The real platform ignores variables given beside options; accept and ignore them.
+  variables: Joi.any().strip(),
+});
+
+const finishBody = Joi.alternatives().try(
+  Joi.object({ taskData: Joi.object({ finish_state: Joi.string().valid('success', 'failure', 'error').required(), variables: variables().default({}) }).required() }),
+  Joi.object({ finish_state: Joi.string().valid('success', 'failure', 'error').required(), variables: variables().default({}) }),
+);
+
+export function controlRoutes(jobs: JobControl, tasks: TaskControl): AnyRoute[] {
+  const groups = (method: HttpMethod, path: string, name: string, body: Joi.Schema | null, change: (p: { id?: string; jobId?: string; groupId?: string }, b: Record<string, unknown>) => GroupChange): AnyRoute =>
+    om<{ id?: string; jobId?: string; groupId?: string }, Record<string, never>, Record<string, unknown>>({
+      method,
+      path,
+      name,
+      description: `Change a job's groups (${name})`,
+      input: {
+        params: path.includes(':groupId') ? joiParams(Joi.object({ jobId: objectId().required(), groupId: objectId().required() })) : jobIdParam,
+        ...(body ? { body: joiBody(body) } : {}),
+      },
+      async handle({ params, body: b }, ctx) {
+        await tasks.changeGroups((params.id ?? params.jobId)!, change(params, b ?? {}), ctx.caller!);
+        return done;
+      },
+    });
+
+  return [
+    om<Record<string, never>, Record<string, never>, { workflow: string; options: { description?: string; variables?: Record<string, unknown>; groups?: string[]; type?: string } }>({
+      method: 'POST',
+      path: '/operations-manager/jobs/start',
+      name: 'startJob',
+      description: 'Start a job from a workflow, by its name',
+      input: { body: joiBody(startBody) },
+      async handle({ body }, ctx) {
+        const job = await jobs.start(body.workflow, body.options, ctx.caller!);
+        const shown: Record<string, unknown> = { ...job };
+        for (const f of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[f];
+        return { body: { message: 'Successfully started the job', data: shown, metadata: {} } };
+      },
+    }),
+    bulk('cancel', 'cancelJobs', jobs),
+    bulk('pause', 'pauseJobs', jobs),
+    bulk('resume', 'resumeJobs', jobs),
+    om<{ id: string }, Record<string, never>, { fromTask: string; toTask: string }>({
+      method: 'POST',
+      path: '/operations-manager/jobs/:id/revert',
+      name: 'revertJob',
+      description: 'Revert a job from an errored task to a completed one',
+      input: { params: jobIdParam, body: joiBody(Joi.object({ fromTask: taskKey().required(), toTask: taskKey().required() })) },
+      async handle({ params, body }, ctx) {
+        await jobs.revert(params.id, body.fromTask, body.toTask, ctx.caller!);
+        return done;
+      },
+    }),
+    om<{ id: string }, Record<string, never>, { taskId?: string; fromTask?: string }>({
+      method: 'POST',
+      path: '/operations-manager/jobs/:id/continue',
+      name: 'continueJobFrom',
+      description: 'Continue a job in error past one of its errored tasks',
+      input: { params: jobIdParam, body: joiBody(Joi.object({ taskId: taskKey(), fromTask: taskKey() }).or('taskId', 'fromTask')) },
+      async handle({ params, body }, ctx) {
+        await jobs.continueFrom(params.id, (body.taskId ?? body.fromTask)!, ctx.caller!);
+        return done;
+      },
+    }),
+    om<{ id: string }, Record<string, never>, undefined>({
+      method: 'POST',
+      path: '/operations-manager/tasks/:id/continue',
+      name: 'continueTask',
+      description: 'Continue a job in error past the errored task with this task document id',
+      input: { params: taskDocParam },
+      async handle({ params }, ctx) {
+        await tasks.continueTask(params.id, ctx.caller!);
+        return done;
+      },
+    }),
+    om<{ jobId: string; taskId: string }, Record<string, never>, { variables: Record<string, unknown> }>({
+      method: 'POST',
+      path: '/operations-manager/jobs/:jobId/tasks/:taskId/retry',
+      name: 'retryTask',
+      description: 'Run an errored task again, optionally with changed incoming variables',
+      input: { params: jobTaskParams, body: joiBody(Joi.object({ variables: variables().default({}) })) },
+      async handle({ params, body }, ctx) {
+        await jobs.retry(params.jobId, params.taskId, body.variables, ctx.caller!);
+        return done;
+      },
+    }),
+    om<{ jobId: string; taskId: string }, Record<string, never>, { taskData?: { finish_state: FinishState; variables: Record<string, unknown> }; finish_state?: FinishState; variables?: Record<string, unknown> }>({
+      method: 'POST',
+      path: '/operations-manager/jobs/:jobId/tasks/:taskId/finish',
+      name: 'finishManualTask',
+      description: 'Finish a manual task with a finish state and its outgoing variables',
+      input: { params: jobTaskParams, body: joiBody(finishBody) },
+      async handle({ params, body }, ctx) {
+        const data = body.taskData ?? { finish_state: body.finish_state!, variables: body.variables ?? {} };
+        await tasks.finish(params.jobId, params.taskId, data.finish_state, data.variables, ctx.caller!);
+        return done;
+      },
+    }),
+    ...(['claim', 'release'] as const).map((action) =>
+      om<{ id: string }, Record<string, never>, undefined>({
+        method: 'POST',
+        path: `/operations-manager/tasks/:id/${action}`,
+        name: `${action}Task`,
+        description: action === 'claim' ? 'Claim a manual task for the caller' : 'Release a claimed manual task',
+        input: { params: taskDocParam },
+        async handle({ params }, ctx) {
+          await tasks.setOwner(params.id, action, ctx.caller!);
+          return done;
+        },
+      }),
+    ),
+    om<{ id: string }, Record<string, never>, { userId: string }>({
+      method: 'POST',
+      path: '/operations-manager/tasks/:id/assign',
+      name: 'assignTask',
+      description: 'Assign a manual task to a user',
+      input: { params: taskDocParam, body: joiBody(Joi.object({ userId: objectId().required() })) },
+      async handle({ params, body }, ctx) {
+        await tasks.setOwner(params.id, 'assign', ctx.caller!, body.userId);
+        return done;
+      },
+    }),
+    ...(['watch', 'unwatch'] as const).map((action) =>
+      om<{ jobId: string }, Record<string, never>, undefined>({
+        method: 'POST',
+        path: `/operations-manager/jobs/:jobId/${action}`,
+        name: `${action}Job`,
+        description: action === 'watch' ? 'Watch a job' : 'Stop watching a job',
+        input: { params: jobIdParam2 },
+        async handle({ params }, ctx) {
+          await jobs.watch(params.jobId, action === 'watch', ctx.caller!);
+          return done;
+        },
+      }),
+    ),
+    groups('POST', '/operations-manager/jobs/:id/groups', 'addJobGroup', Joi.object({ groupId: objectId(), group: objectId() }).xor('groupId', 'group'), (_p, b) => ({ op: 'add', groupId: String(b['groupId'] ?? b['group']) })),
+    groups('PUT', '/operations-manager/jobs/:id/groups', 'replaceJobGroups', Joi.object({ groups: Joi.array().items(objectId()).max(1000).required() }), (_p, b) => ({ op: 'replace', groups: b['groups'] as string[] })),
+    groups('DELETE', '/operations-manager/jobs/:id/groups', 'deleteJobGroups', null, () => ({ op: 'clear' })),
+    groups('DELETE', '/operations-manager/jobs/:jobId/groups/:groupId', 'deleteJobGroup', null, (p) => ({ op: 'remove', groupId: p.groupId! })),
+    defineRoute<{ jobId: string; taskId: string }, Record<string, never>, undefined>({
+      method: 'GET',
+      path: '/operations-manager/jobs/:jobId/tasks/:taskId/manual-controller',
+      name: 'getManualTaskController',
+      provenance: OM,
+      roles: ['admin', 'apiread', 'apiwrite', 'engineering', 'operations', 'support'],
+      surface: 'operations-manager',
+      description: 'What a manual task shows and collects',
+      input: { params: jobTaskParams },
+      async handle({ params }, ctx) {
+        return { body: { message: 'Successfully retrieved item', data: await tasks.manualController(params.jobId, params.taskId, ctx.caller!), metadata: {} } };
+      },
+    }),
+  ];
+}
