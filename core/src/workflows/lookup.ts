@@ -1,0 +1,52 @@
+/**
+ * Finding workflows by id or by name, for the routes and for the engine,
+ * and counting the jobs that still use a workflow.
+ */
+import type { WorkflowDoc } from '../engine/types.ts';
+import type { Condition, SortKey } from '../search/conditions.ts';
+import { jobs as jobType, workflows as workflowType } from '../search/fields.ts';
+import type { DocCollection, Store } from '../store/types.ts';
+
+const NAME = workflowType.fields.get('name')!;
+const ID = workflowType.fields.get('_id')!;
+
+/** Name order with `_id` to break ties, so pages never overlap. */
+export function byName(direction: 1 | -1 = 1): SortKey[] {
+  return [{ field: NAME, direction }, { field: ID, direction }];
+}
+
+export interface WorkflowLookup {
+  byName(name: string): Promise<WorkflowDoc | null>;
+  byId(id: string): Promise<WorkflowDoc | null>;
+}
+
+async function findByName(workflows: DocCollection, name: string): Promise<WorkflowDoc | null> {
+  const where: Condition = { kind: 'compare', op: 'eq', field: NAME, value: name };
+  const page = await workflows.search({ where, sort: byName(), skip: 0, limit: 1 });
+  return (page.docs[0] as WorkflowDoc | undefined) ?? null;
+}
+
+export function createWorkflowLookup(store: Store): WorkflowLookup {
+  const workflows = store.collection('workflows');
+  return {
+    byName: (name) => findByName(workflows, name),
+    // Ids are stored lower-case (UUIDs as the platform writes them).
+    byId: async (id) => ((await workflows.findById(id.toLowerCase())) as WorkflowDoc | null) ?? null,
+  };
+}
+
+/** Statuses of a job that is still using its workflow. */
+export const ACTIVE_JOB_STATUSES = ['running', 'paused'] as const;
+
+/** How many running or paused jobs run the workflow of this name (jobs carry the workflow's name). */
+export async function countActiveJobs(store: Store, workflowName: string): Promise<number> {
+  const name = jobType.fields.get('name')!;
+  const status = jobType.fields.get('status')!;
+  return store.collection('jobs').count({
+    kind: 'and',
+    items: [
+      { kind: 'compare', op: 'eq', field: name, value: workflowName },
+      { kind: 'in', field: status, values: [...ACTIVE_JOB_STATUSES] },
+    ],
+  });
+}

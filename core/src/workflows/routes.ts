@@ -1,0 +1,109 @@
+/**
+ * Automation Studio's workflow ("automation") routes. Creation answers
+ * `{created, edit}` as the real platform does; the other answers are the
+ * workflow itself, a page `{items, total, skip, limit}`, or `{deleted}`.
+ * Errors are in the plain shape `{message, code, details}`.
+ */
+import Joi from 'joi';
+import { UnauthenticatedError } from '../errors.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute, RouteContext } from '../http/route.ts';
+import { joiBody, joiParams } from '../http/validate.ts';
+import type { SearchQuery, Store } from '../store/types.ts';
+import { workflowListQuery } from './list-query.ts';
+import { editPath, WORKFLOW_ID, WorkflowService } from './service.ts';
+import { MAX_NAME_LENGTH } from './validate.ts';
+
+export const PROVENANCE = 'AutomationStudio';
+export const READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
+export const WRITE_ROLES = ['admin', 'designer', 'engineering'];
+
+type IdParams = { id: string };
+type IdOrNameParams = { idOrName: string };
+
+const idParam = joiParams<IdParams>(
+  Joi.object({ id: Joi.string().pattern(WORKFLOW_ID).lowercase().required().messages({ 'string.pattern.base': 'must be a workflow id (a UUID)' }) }),
+);
+const idOrNameParam = joiParams<IdOrNameParams>(Joi.object({ idOrName: Joi.string().min(1).max(MAX_NAME_LENGTH).required() }));
+// The documents themselves are checked by validateWorkflow, which names every problem at once.
+const createBody = joiBody<{ automation: Record<string, unknown> }>(Joi.object({ automation: Joi.object().required() }));
+const updateBody = joiBody<{ update: Record<string, unknown> }>(Joi.object({ update: Joi.object().required() }));
+
+function username(ctx: RouteContext): string {
+  if (!ctx.caller) throw new UnauthenticatedError();
+  return ctx.caller.username;
+}
+
+export function workflowRoutes(store: Store): AnyRoute[] {
+  const service = new WorkflowService(store);
+  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
+  return [
+    defineRoute<Record<string, never>, Record<string, never>, { automation: Record<string, unknown> }>({
+      ...common,
+      method: 'POST',
+      path: '/automation-studio/automations',
+      name: 'createAutomation',
+      roles: WRITE_ROLES,
+      description: 'Create a workflow from {automation}; answers {created, edit}',
+      input: { body: createBody },
+      async handle({ body }, ctx) {
+        const created = await service.create(body.automation, username(ctx));
+        ctx.logger.info('workflow created', { workflowId: created._id, name: created.name });
+        return { status: 200, body: { created, edit: editPath(created._id) } };
+      },
+    }),
+    defineRoute<IdParams, Record<string, never>, { update: Record<string, unknown> }>({
+      ...common,
+      method: 'PUT',
+      path: '/automation-studio/automations/:id',
+      name: 'updateAutomation',
+      roles: WRITE_ROLES,
+      description: 'Update a workflow from {update}, laid over the stored one; answers the saved workflow',
+      input: { params: idParam, body: updateBody },
+      async handle({ params, body }, ctx) {
+        const updated = await service.update(params.id, body.update, username(ctx));
+        ctx.logger.info('workflow updated', { workflowId: updated._id, name: updated.name });
+        return { body: updated };
+      },
+    }),
+    defineRoute<Record<string, never>, SearchQuery, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/automation-studio/automations',
+      name: 'getAutomations',
+      roles: READ_ROLES,
+      description: 'List workflows (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
+      input: { query: workflowListQuery() },
+      async handle({ query }) {
+        const page = await store.collection('workflows').search(query);
+        return { body: { items: page.docs, total: page.total, skip: query.skip, limit: query.limit } };
+      },
+    }),
+    defineRoute<IdOrNameParams, Record<string, never>, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/automation-studio/automations/:idOrName',
+      name: 'getAutomation',
+      roles: READ_ROLES,
+      description: 'Read one workflow by its id, or else by its exact name',
+      input: { params: idOrNameParam },
+      async handle({ params }) {
+        return { body: await service.getByIdOrName(params.idOrName) };
+      },
+    }),
+    defineRoute<IdParams, Record<string, never>, undefined>({
+      ...common,
+      method: 'DELETE',
+      path: '/automation-studio/automations/:id',
+      name: 'deleteAutomation',
+      roles: WRITE_ROLES,
+      description: 'Delete a workflow, unless running or paused jobs still use it',
+      input: { params: idParam },
+      async handle({ params }, ctx) {
+        const deleted = await service.delete(params.id);
+        ctx.logger.info('workflow deleted', { workflowId: deleted._id, name: deleted.name });
+        return { body: { deleted: { _id: deleted._id, name: deleted.name } } };
+      },
+    }),
+  ];
+}
