@@ -1,0 +1,46 @@
+/**
+ * The core as a real child process (for kill and restart tests): started with
+ * its own environment, found by the port it logs, killed like a crash.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+
+export interface CoreProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+export function spawnCore(env: Record<string, string>): Promise<CoreProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ...env },
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`core did not start: ${out}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on port (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
+      }
+    });
+    child.stderr!.resume();
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`core exited with ${code} before listening: ${out}`));
+    });
+  });
+}
+
+/** Kills the process the way a crash does (no cleanup) and waits for it to be gone. */
+export function crash(core: CoreProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (core.child.exitCode !== null) return resolve();
+    core.child.once('exit', () => resolve());
+    core.child.kill('SIGKILL');
+  });
+}
