@@ -63,3 +63,12 @@ export function ruleFor(action: JobAction, status: string): Rule {
 export function isFinished(status: string): boolean {
   return status === 'complete' || status === 'canceled';
 }
+
+/** The lifecycle table as Markdown: docs/lifecycle.md carries exactly this, and a test checks it. */
+export function lifecycleTable(): string {
+  const cell = (rule: string): string => (rule === 'apply' ? 'yes' : rule === 'noop' ? 'yes (no change)' : `no: ${rule}`);
+  const head = `| action | ${JOB_STATUSES.join(' | ')} | effect |`;
+  const line = `|---|${JOB_STATUSES.map(() => '---').join('|')}|---|`;
+  const rows = (Object.keys(JOB_RULES) as JobAction[]).map((action) => `| ${action} | ${JOB_STATUSES.map((s) => cell(JOB_RULES[action][s])).join(' | ')} | ${ACTION_EFFECTS[action]} |`);
+  return [head, line, ...rows].join('\n');
+}

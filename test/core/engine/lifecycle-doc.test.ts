@@ -1,0 +1,10 @@
+/** docs/lifecycle.md carries the lifecycle table exactly as the code has it. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { lifecycleTable } from '../../../core/src/engine/lifecycle.ts';
+
+test('the lifecycle table in docs/lifecycle.md is the one the actions obey', () => {
+  const doc = readFileSync('docs/lifecycle.md', 'utf8');
+  assert.ok(doc.includes(lifecycleTable()), 'regenerate the table in docs/lifecycle.md from lifecycleTable()');
+});
