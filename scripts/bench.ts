@@ -1,26 +1,22 @@
 /**
- * `npm run bench`: seeds a large embedded store (once; reused while it holds
- * the asked number of jobs), starts the real core on it, runs the search
- * query mix in-process and over HTTP side by side, measures the core's
- * memory, and writes the table to BENCHMARKS.md.
+ * `npm run bench`: every benchmark figure the issues ask for, each beside its
+ * baseline in the same run, written to BENCHMARKS.md with the command and date.
  *
- *   npm run bench -- [--jobs 1000000] [--runs 300] [--data-dir .bench-data/search] [--fresh]
+ *   npm run bench -- [--only all|search|engine] [--jobs 1000000] [--runs 300]
+ *                    [--engine-jobs 3000] [--data-dir .bench-data/search] [--fresh] [--no-write]
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/load.ts';
-import { SqliteStore } from '../core/src/store/sqlite/store.ts';
-import { login, memoryOf, runToEnd, startService } from './bench/child.ts';
-import { buildQueryMix, runQueryMix } from './bench/search.ts';
-import type { QueryResult } from './bench/search.ts';
-import { ms } from './bench/stats.ts';
+import { engineSection } from './bench/engine-section.ts';
+import { searchSection } from './bench/search-section.ts';
 
 const { values: args } = parseArgs({
   options: {
+    only: { type: 'string', default: 'all' },
     jobs: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '300' },
+    'engine-jobs': { type: 'string', default: '3000' },
     'data-dir': { type: 'string', default: '.bench-data/search' },
     fresh: { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
@@ -28,95 +24,28 @@ const { values: args } = parseArgs({
 });
 const jobCount = Number(args.jobs);
 const runs = Number(args.runs);
-const dataDir = resolve(args['data-dir']!);
-if (!Number.isSafeInteger(jobCount) || jobCount < 1000 || !Number.isSafeInteger(runs) || runs < 10) {
-  console.error('usage: npm run bench -- [--jobs N>=1000] [--runs N>=10] [--data-dir DIR] [--fresh]');
+const engineJobs = Number(args['engine-jobs']);
+const only = args.only!;
+if (!['all', 'search', 'engine'].includes(only) || !Number.isSafeInteger(jobCount) || jobCount < 1000 || !Number.isSafeInteger(runs) || runs < 10 || !Number.isSafeInteger(engineJobs) || engineJobs < 100) {
+  console.error('usage: npm run bench -- [--only all|search|engine] [--jobs N>=1000] [--runs N>=10] [--engine-jobs N>=100] [--data-dir DIR] [--fresh] [--no-write]');
   process.exit(2);
 }
 
-async function storedJobs(): Promise<number> {
-  if (!existsSync(resolve(dataDir, 'iap.sqlite'))) return 0;
-  const store = SqliteStore.open({ dataDir });
-  try {
-    return await store.collection('jobs').count(null);
-  } finally {
-    await store.close();
-  }
-}
-
-let seedSeconds: number | null = null;
-if (args.fresh || (await storedJobs()) !== jobCount) {
-  rmSync(dataDir, { recursive: true, force: true });
-  console.log(`seeding ${jobCount} jobs into ${dataDir} ...`);
-  const started = performance.now();
-  await runToEnd(['scripts/seed.ts', '--jobs', String(jobCount), '--tasks-fraction', '0.02', '--data-dir', dataDir], { LOG_LEVEL: 'warn' });
-  seedSeconds = (performance.now() - started) / 1000;
-}
-
-const config = await loadConfig({ env: { ...process.env, DATA_DIR: dataDir, MONGO_URL: '' } });
-const BENCH_PASSWORD = 'bench-admin-password';
-const coreEnv = { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: BENCH_PASSWORD };
-// Two real core processes on the same file: one counts every total (cold), one
-// keeps totals until the next write (warm, the default).
-const cold = await startService('core/src/main.ts', { ...coreEnv, SEARCH_COUNT_CACHE_ENTRIES: '0' });
-const warm = await startService('core/src/main.ts', coreEnv);
-const store = SqliteStore.open({ dataDir, countCacheEntries: 0 });
-let results: QueryResult[];
-let memory: { rssMb: number; peakMb: number };
-try {
-  const mix = await buildQueryMix(store, config.search);
-  // The administrator sees every job, so no visibility condition changes the queries.
-  const targets = await Promise.all([cold, warm].map(async (s) => ({ baseUrl: `http://127.0.0.1:${s.port}`, token: await login(`http://127.0.0.1:${s.port}`, 'bench-admin', BENCH_PASSWORD) })));
-  results = await runQueryMix(store, config.search, targets, mix, runs);
-  memory = memoryOf(warm.child.pid!);
-} finally {
-  cold.child.kill('SIGTERM');
-  warm.child.kill('SIGTERM');
-  await store.close();
-}
-
-const date = new Date().toISOString().slice(0, 10);
-const meets = (r: QueryResult, s: { p50: number; p99: number }): string => {
-  const ok = s.p50 <= r.goal.p50 && (r.goal.p99 === null || s.p99 <= r.goal.p99);
-  return ok ? 'met' : 'missed';
-};
-const rows = results.map((r) => {
-  const [c, w] = r.http as [QueryResult['store'], QueryResult['store']];
-  const goal = `p50 ≤ ${r.goal.p50}${r.goal.p99 === null ? '' : `, p99 ≤ ${r.goal.p99}`}`;
-  return `| ${r.name} | ${r.total.toLocaleString('en-US')} | ${ms(r.store.p50)} / ${ms(r.store.p99)} | ${ms(c.p50)} / ${ms(c.p99)} | ${ms(w.p50)} / ${ms(w.p99)} | ${(c.p50 / r.store.p50).toFixed(1)}× | ${goal}: cold ${meets(r, c)}, warm ${meets(r, w)} |`;
-});
-const section = [
-  '<!-- bench:search:start -->',
-  `## Search over ${jobCount.toLocaleString('en-US')} jobs (embedded SQLite store)`,
-  '',
-  `Command: \`npm run bench -- --jobs ${jobCount} --runs ${runs}\` · date ${date} · ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}) · Node ${process.version}`,
-  '',
-  `Each query ran ${runs} times after 10 warm-up calls, one call at a time, the three columns' calls alternating. Times are p50 / p99 in ms (never means).`,
-  '',
-  '- **Store (baseline)**: the same validated search answered in-process by the store, no HTTP, count cache off.',
-  '- **HTTP cold**: the real core process over loopback with the count cache off (`SEARCH_COUNT_CACHE_ENTRIES=0`): every call counts its exact `total`. This is what a store under constant writes sees.',
-  '- **HTTP warm**: a second core process with the default count cache: the exact `total` is remembered until the next write. This is what paging through one filter, or polling it, sees.',
-  '',
-  'Every HTTP answer is a page of up to 100 full job documents (about 2.5 KB each) plus the exact `total`, checked against the store\'s own count on every call.',
-  '',
-  '| query | total | store | HTTP cold | HTTP warm | cold/store (p50) | goal (HTTP) |',
-  '|---|---:|---:|---:|---:|---:|---|',
-  ...rows,
-  '',
-  `Core process memory after the mix (warm process): RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB (goal: under 500 MB at 1M jobs).${seedSeconds === null ? ' The store was already seeded.' : ` Seeding took ${seedSeconds.toFixed(0)} s.`}`,
-  '',
-  'Queries:',
-  ...results.map((r) => `- ${r.name}: \`${r.query.length > 160 ? `${r.query.slice(0, 160)}…` : r.query}\``),
-  '<!-- bench:search:end -->',
-].join('\n');
-
-console.log(`\n${section}\n`);
-if (!args['no-write']) {
+/** Replaces one marked section of BENCHMARKS.md, or appends it. */
+function write(marker: string, section: string): void {
   const file = resolve('BENCHMARKS.md');
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures come from `npm run bench`. Machines are noisy: read medians and ratios, not single runs.\n\n';
-  const next = /<!-- bench:search:start -->[\s\S]*<!-- bench:search:end -->/.test(current)
-    ? current.replace(/<!-- bench:search:start -->[\s\S]*<!-- bench:search:end -->/, section)
-    : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
-  console.log('wrote BENCHMARKS.md');
+  const pattern = new RegExp(`<!-- bench:${marker}:start -->[\\s\\S]*<!-- bench:${marker}:end -->`);
+  writeFileSync(file, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`);
+}
+
+if (only === 'all' || only === 'search') {
+  const section = await searchSection(jobCount, runs, resolve(args['data-dir']!), args.fresh!);
+  console.log(`\n${section}\n`);
+  if (!args['no-write']) write('search', section);
+}
+if (only === 'all' || only === 'engine') {
+  const section = await engineSection(engineJobs);
+  console.log(`\n${section}\n`);
+  if (!args['no-write']) write('engine', section);
 }

@@ -70,8 +70,9 @@ export class Engine {
         const found = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
         if (!found) throw new NotFoundError(`Job ${jobId} was not found`);
         const stored = normalize(found);
-        const w = new Working(stored, this.now(), actor);
+        const w = new Working(stored, this.now, actor);
         const result = fn(w, prepared);
+        this.runPure(w);
         if (!w.changed) return { job: stored, result };
         const expected = typeof found._rev === 'number' ? found._rev : null;
         w.job._rev = (expected ?? 0) + 1;
@@ -104,8 +105,9 @@ export class Engine {
     const variables = normalizeVariables(given);
     checkVariables(workflow, variables, undefinedNames);
     const now = this.now();
-    const w = new Working(newJob(workflow, { ...options, variables }, initiator, parent, now), now, initiator.id);
+    const w = new Working(newJob(workflow, { ...options, variables }, initiator, parent, now), this.now, initiator.id);
     w.follow(START, 'success');
+    this.runPure(w);
     w.job._rev = 0;
     await this.deps.store.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
     this.deps.logger.info('job started', { jobId: w.job._id, workflow: workflow.name, parent: parent?._id });
@@ -149,6 +151,25 @@ export class Engine {
       }
     }
     if (settled.length > 0) await this.finish(job._id, settled);
+  }
+
+  /**
+   * Runs pure tasks inside the change that claimed them, following their
+   * transitions, so a chain of quick tasks costs one commit. Bounded, so a
+   * long loop yields: what is left is run after the commit.
+   */
+  private runPure(w: Working): void {
+    for (let steps = 0; steps < 1000 && w.job.status === 'running'; steps += 1) {
+      const next = w.claimed.find((c) => {
+        const entry = w.job.tasks[c.key]!;
+        return this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name)?.pure === true;
+      });
+      if (!next) return;
+      w.takeClaim(next.iteration);
+      const outcome = this.invoke(w.job, next);
+      // A pure handler is synchronous by contract; treat a promise as the bug it is.
+      w.complete(next.iteration, outcome instanceof Promise ? { finishState: 'error', outgoing: {}, error: 'a pure task returned a promise' } : outcome);
+    }
   }
 
   private invoke(job: JobDoc, c: Claimed): TaskOutcome | Promise<TaskOutcome> {

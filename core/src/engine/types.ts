@@ -120,6 +120,13 @@ export interface TaskHandler {
   readonly incoming: readonly string[];
   /** Outgoing variable names it writes. */
   readonly outgoing: readonly string[];
+  /**
+   * Runs synchronously and has no effect outside its outcome. The engine may
+   * then run it inside the very change that claims it: if that change is not
+   * committed, nothing happened. Tasks with effects (I/O, timers, child jobs)
+   * leave it unset and run only after their claim is committed.
+   */
+  readonly pure?: boolean;
   run(ctx: TaskContext): TaskOutcome | Promise<TaskOutcome>;
 }
 

@@ -64,17 +64,19 @@ export class Working {
   readonly job: JobDoc;
   readonly writes: WriteOp[] = [];
   readonly claimed: Claimed[] = [];
+  /** Task documents inserted by this change, so finishing them here rewrites the insert instead of adding a write. */
+  private readonly inserted = new Map<string, number>();
   /** Set when the job reached a final state in this change. */
   finished = false;
   changed = false;
 
-  constructor(stored: JobDoc, private readonly now: number, private readonly actor: string) {
+  constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string) {
     this.job = structuredClone(stored);
   }
 
   touch(): void {
     this.changed = true;
-    this.job.last_updated = new Date(this.now).toISOString();
+    this.job.last_updated = new Date(this.now()).toISOString();
     this.job.last_updated_by = this.actor;
   }
 
@@ -103,9 +105,10 @@ export class Working {
     const incoming = { ...this.resolveIncoming(entry), ...overrides };
     entry.status = 'running';
     entry.iterations.push(iteration);
-    entry.metrics = { start_time: this.now, user: this.job.metrics.user };
+    entry.metrics = { start_time: this.now(), user: this.job.metrics.user };
     delete entry.finish_state;
-    this.job._runs[iteration] = { key, incoming, start: this.now, owner: null };
+    this.job._runs[iteration] = { key, incoming, start: this.now(), owner: null };
+    this.inserted.set(iteration, this.writes.length);
     this.writes.push({ op: 'insert', collection: 'tasks', doc: this.taskDoc(iteration, 'running') });
     if (entry.type !== 'manual') this.claimed.push({ iteration, key });
   }
@@ -131,7 +134,7 @@ export class Working {
     const failed = outcome.finishState === 'error';
     entry.status = failed ? 'error' : 'complete';
     entry.finish_state = outcome.finishState;
-    entry.metrics = { ...entry.metrics, end_time: this.now, finish_state: outcome.finishState, run_time: this.now - run.start };
+    entry.metrics = { ...entry.metrics, end_time: this.now(), finish_state: outcome.finishState, run_time: this.now() - run.start };
     this.job._outputs[run.key] = outcome.outgoing;
     for (const [name, target] of Object.entries(entry.variables?.outgoing ?? {})) {
       const ref = typeof target === 'string' ? VAR_REFERENCE.exec(target) : null;
@@ -139,7 +142,7 @@ export class Working {
     }
     Object.assign(this.job.variables, outcome.setJobVariables ?? {});
     delete this.job._runs[iteration];
-    this.writes.push({ op: 'replace', collection: 'tasks', doc: this.taskDoc(iteration, entry.status, run, outcome) });
+    this.writeTask(iteration, this.taskDoc(iteration, entry.status, run, outcome));
     this.updateProgress();
     this.follow(run.key, outcome.finishState, outcome.error);
     return true;
@@ -180,7 +183,7 @@ export class Working {
 
   fail(task: string, message: unknown): void {
     this.touch();
-    this.job.error.push({ task, message, timestamp: this.now });
+    this.job.error.push({ task, message, timestamp: this.now() });
     this.job.status = 'error';
   }
 
@@ -188,10 +191,10 @@ export class Working {
     const end = this.job.tasks[END];
     if (end) {
       end.status = 'complete';
-      end.metrics = { end_time: this.now, run_time: this.now - this.job.metrics.start_time };
+      end.metrics = { end_time: this.now(), run_time: this.now() - this.job.metrics.start_time };
     }
     this.job.status = 'complete';
-    this.job.metrics.end_time = this.now;
+    this.job.metrics.end_time = this.now();
     this.job.metrics.progress = 1;
     this.job.output = this.job._outputKeys === null ? null : Object.fromEntries(this.job._outputKeys.map((k) => [k, this.job.variables[k] ?? null]));
     this.finished = true;
@@ -204,14 +207,26 @@ export class Working {
     for (const iteration of iterations) {
       const run = this.job._runs[iteration]!;
       this.job.tasks[run.key]!.status = 'canceled';
-      this.writes.push({ op: 'replace', collection: 'tasks', doc: this.taskDoc(iteration, 'canceled', run) });
+      this.writeTask(iteration, this.taskDoc(iteration, 'canceled', run));
     }
     this.job._runs = {};
     this.job._waiting = [];
     this.job.status = 'canceled';
-    this.job.metrics.end_time = this.now;
+    this.job.metrics.end_time = this.now();
     this.finished = true;
     return iterations;
+  }
+
+  private writeTask(iteration: string, doc: Record<string, unknown>): void {
+    const at = this.inserted.get(iteration);
+    if (at === undefined) this.writes.push({ op: 'replace', collection: 'tasks', doc });
+    else this.writes[at] = { op: 'insert', collection: 'tasks', doc };
+  }
+
+  /** Takes the claimed runs out of the to-do list of this change (they are run here, not after commit). */
+  takeClaim(iteration: string): void {
+    const i = this.claimed.findIndex((c) => c.iteration === iteration);
+    if (i >= 0) this.claimed.splice(i, 1);
   }
 
   private updateProgress(): void {
@@ -237,12 +252,12 @@ export class Working {
       variables: { incoming: run!.incoming, outgoing: outcome?.outgoing ?? {}, error: outcome?.error === undefined ? '' : errorMessage(outcome.error), decorators: entry.variables?.decorators ?? [] },
       job: { _id: this.job._id, task: key, name: this.job.name, description: this.job.description, ancestors: this.job.ancestors },
       groups: this.job.groups,
-      last_updated: new Date(this.now).toISOString(),
+      last_updated: new Date(this.now()).toISOString(),
       metrics: {
         user: this.job.metrics.user,
         owner: run!.owner,
         start_time: run!.start,
-        ...(status === 'running' ? {} : { end_time: this.now, run_time: this.now - run!.start }),
+        ...(status === 'running' ? {} : { end_time: this.now(), run_time: this.now() - run!.start }),
         ...(outcome ? { finish_state: outcome.finishState } : {}),
       },
     };

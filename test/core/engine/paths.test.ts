@@ -237,3 +237,16 @@ test('two claims racing: exactly one wins', async () => {
   const results = await Promise.all([post(core, `/tasks/${taskId}/claim`, undefined, operator.token), post(core, `/tasks/${taskId}/claim`, undefined, other.token)]);
   assert.deepEqual(results.map((r) => r.status).sort(), [200, 400]);
 });
+
+test('forEach runs its loop body once per item, then leaves by success', async () => {
+  await createWorkflow(core, workflow('each', {
+    f1: { name: 'forEach', app: 'WorkFlowEngine', type: 'automatic', variables: { incoming: { data_array: '$var.job.items' }, outgoing: { current_item: null } } },
+    e1: { name: 'push', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { job_variable: 'seen', item_to_push: '$var.f1.current_item' }, outgoing: {} } },
+  }, [['workflow_start', 'f1'], ['f1', 'e1', 'loop'], ['e1', 'f1'], ['f1', 'workflow_end']]));
+  const id = await startJob(core, 'each', { items: ['a', 'b', 'c'] });
+  const now = await job(core, id);
+  assert.equal(now.status, 'complete', JSON.stringify(now.error));
+  assert.deepEqual(now.variables['seen'], ['a', 'b', 'c']);
+  assert.equal(now.tasks['f1']!.iterations.length, 4);
+  assert.equal(now.tasks['e1']!.iterations.length, 3);
+});

@@ -55,6 +55,7 @@ export const evaluation: TaskHandler = {
   type: 'automatic',
   incoming: ['all_true_flag', 'evaluation_groups'],
   outgoing: ['return_value'],
+  pure: true,
   run(ctx) {
     const allTrue = optionalBoolean(ctx.incoming, 'all_true_flag', true);
     const groups = ctx.incoming['evaluation_groups'];

@@ -34,6 +34,7 @@ export const forEach: TaskHandler = {
   type: 'automatic',
   incoming: ['data_array'],
   outgoing: ['current_item'],
+  pure: true,
   run(ctx) {
     const items = ctx.incoming['data_array'];
     if (!Array.isArray(items)) throw new TaskError('data_array must be an array');

@@ -60,6 +60,7 @@ export const makeData: TaskHandler = {
   type: 'automatic',
   incoming: ['input', 'outputType', 'variables'],
   outgoing: ['output'],
+  pure: true,
   run(ctx) {
     const input = ctx.incoming['input'];
     if (typeof input !== 'string') throw new TaskError('input must be a string');

@@ -18,6 +18,7 @@ export const merge: TaskHandler = {
   type: 'automatic',
   incoming: ['data_to_merge'],
   outgoing: ['merged_object'],
+  pure: true,
   run(ctx) {
     const entries = ctx.incoming['data_to_merge'];
     if (!Array.isArray(entries) || entries.length < 2) throw new TaskError('data_to_merge must be an array of at least 2 entries');

@@ -14,6 +14,7 @@ export const newVariable: TaskHandler = {
   type: 'operation',
   incoming: ['name', 'value'],
   outgoing: ['value'],
+  pure: true,
   run(ctx) {
     const name = requireVariableName(ctx.incoming, 'name');
     const value = undefinedToNull(ctx.incoming['value']);

@@ -16,6 +16,7 @@ export const push: TaskHandler = {
   type: 'operation',
   incoming: ['job_variable', 'item_to_push'],
   outgoing: [],
+  pure: true,
   run(ctx) {
     const { name, items } = readJobArray(ctx);
     const item = undefinedToNull(ctx.incoming['item_to_push']);

@@ -55,6 +55,7 @@ export const query: TaskHandler = {
   type: 'automatic',
   incoming: ['pass_on_null', 'query', 'obj'],
   outgoing: ['return_data'],
+  pure: true,
   run(ctx) {
     const passOnNull = optionalBoolean(ctx.incoming, 'pass_on_null', false);
     const path = ctx.incoming['query'];

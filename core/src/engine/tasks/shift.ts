@@ -16,6 +16,7 @@ export const shift: TaskHandler = {
   type: 'operation',
   incoming: ['job_variable'],
   outgoing: ['item'],
+  pure: true,
   run(ctx) {
     const { name, items } = readJobArray(ctx);
     if (items.length === 0) return { finishState: 'success', outgoing: { item: null } };

@@ -1,0 +1,90 @@
+/**
+ * The engine benchmark: a 10-task automatic workflow started over HTTP on a
+ * fresh embedded store by a real core process. Throughput is jobs completed
+ * per second with many starts in flight; latency is each job's own
+ * start-to-complete time (its metrics), at a steady, moderate load.
+ */
+import { summarize } from './stats.ts';
+import type { Summary } from './stats.ts';
+
+export interface EngineResult {
+  readonly jobs: number;
+  readonly concurrency: number;
+  readonly seconds: number;
+  readonly jobsPerSecond: number;
+  readonly latency: Summary;
+  readonly latencyConcurrency: number;
+}
+
+const TASKS = 10;
+
+/** A chain of ten automatic tasks: data building, querying and evaluating, as real utility workflows do. */
+export function benchWorkflow(): Record<string, unknown> {
+  const keys = Array.from({ length: TASKS }, (_, i) => (0xa00 + i).toString(16));
+  const tasks: Record<string, unknown> = { workflow_start: { name: 'workflow_start', groups: [] }, workflow_end: { name: 'workflow_end', groups: [] } };
+  keys.forEach((key, i) => {
+    tasks[key] =
+      i % 3 === 0
+        ? { name: 'makeData', app: 'WorkFlowEngine', type: 'automatic', variables: { incoming: { input: '{"step": <!n!>, "host": "<!h!>"}', outputType: 'json', variables: { n: i, h: '$var.job.host' } }, outgoing: { output: `$var.job.step${i}` } } }
+        : i % 3 === 1
+          ? { name: 'query', app: 'WorkFlowEngine', type: 'automatic', variables: { incoming: { pass_on_null: true, query: 'step', obj: `$var.job.step${i - 1}` }, outgoing: { return_data: `$var.job.found${i}` } } }
+          : { name: 'evaluation', app: 'WorkFlowEngine', type: 'automatic', variables: { incoming: { all_true_flag: true, evaluation_groups: [{ all_true_flag: true, evaluations: [{ operand_1: { task: 'job', variable: `found${i - 1}` }, operator: '>=', operand_2: { task: 'static', variable: 0 } }] }] }, outgoing: { return_value: null } } };
+  });
+  const transitions: Record<string, Record<string, unknown>> = { workflow_end: {} };
+  const chain = ['workflow_start', ...keys, 'workflow_end'];
+  for (let i = 0; i < chain.length - 1; i += 1) transitions[chain[i]!] = { [chain[i + 1]!]: { type: 'standard', state: 'success' } };
+  return { name: 'bench-ten-tasks', description: 'ten automatic tasks', tasks, transitions, inputSchema: { type: 'object', properties: { host: { type: 'string' } } } };
+}
+
+export async function runEngineBench(baseUrl: string, token: string, jobs: number, concurrency: number): Promise<EngineResult> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${baseUrl}/automation-studio/automations`, { method: 'POST', headers, body: JSON.stringify({ automation: benchWorkflow() }) });
+  if (created.status !== 200 && created.status !== 409) throw new Error(`workflow not created: ${created.status} ${await created.text()}`);
+  const start = async (): Promise<string> => {
+    const res = await fetch(`${baseUrl}/operations-manager/jobs/start`, { method: 'POST', headers, body: JSON.stringify({ workflow: 'bench-ten-tasks', options: { variables: { host: 'core-rtr-01' } } }) });
+    if (res.status !== 200) throw new Error(`start failed: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { data: { _id: string } }).data._id;
+  };
+  const count = async (status: string): Promise<number> => {
+    const res = await fetch(`${baseUrl}/operations-manager/jobs?equals[status]=${status}&equals[name]=bench-ten-tasks&limit=0`, { headers });
+    return ((await res.json()) as { metadata: { total: number } }).metadata.total;
+  };
+  const before = await count('complete');
+
+  // Throughput: keep `concurrency` starts in flight until all are sent, then wait for the last to complete.
+  const began = performance.now();
+  let sent = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (sent < jobs) {
+      sent += 1;
+      await start();
+    }
+  }));
+  while ((await count('complete')) - before < jobs) {
+    if ((await count('error')) > 0) throw new Error('a benchmark job ended in error');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const seconds = (performance.now() - began) / 1000;
+
+  // Latency: a steady stream at moderate concurrency, measured by the client from sending the
+  // start until it sees the job complete (in the start answer, or by reading the job).
+  const latencyConcurrency = 4;
+  const latencies: number[] = [];
+  await Promise.all(Array.from({ length: latencyConcurrency }, async () => {
+    for (let i = 0; i < 100; i += 1) {
+      const t0 = performance.now();
+      const res = await fetch(`${baseUrl}/operations-manager/jobs/start`, { method: 'POST', headers, body: JSON.stringify({ workflow: 'bench-ten-tasks', options: { variables: { host: 'core-rtr-01' } } }) });
+      const started = ((await res.json()) as { data: { _id: string; status: string } }).data;
+      let status = started.status;
+      while (status !== 'complete') {
+        if (status === 'error') throw new Error('a benchmark job ended in error');
+        await new Promise((r) => setTimeout(r, 1));
+        const read = await fetch(`${baseUrl}/operations-manager/jobs/${started._id}?include=status`, { headers });
+        status = ((await read.json()) as { data: { status: string } }).data.status;
+      }
+      latencies.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }));
+  return { jobs, concurrency, seconds, jobsPerSecond: jobs / seconds, latency: summarize(latencies), latencyConcurrency };
+}

@@ -1,0 +1,95 @@
+/**
+ * The search section of `npm run bench`: seeds a large embedded store once,
+ * starts two real core processes on it (count cache off and on), and runs the
+ * query mix in-process and over HTTP side by side.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { loadConfig } from '../../config/load.ts';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { login, memoryOf, runToEnd, startService } from './child.ts';
+import { buildQueryMix, runQueryMix } from './search.ts';
+import type { QueryResult } from './search.ts';
+import { ms } from './stats.ts';
+
+export async function searchSection(jobCount: number, runs: number, dataDir: string, fresh: boolean): Promise<string> {
+  async function storedJobs(): Promise<number> {
+    if (!existsSync(resolve(dataDir, 'iap.sqlite'))) return 0;
+    const store = SqliteStore.open({ dataDir });
+    try {
+      return await store.collection('jobs').count(null);
+    } finally {
+      await store.close();
+    }
+  }
+  const args = { fresh };
+  let seedSeconds: number | null = null;
+  if (args.fresh || (await storedJobs()) !== jobCount) {
+    rmSync(dataDir, { recursive: true, force: true });
+    console.log(`seeding ${jobCount} jobs into ${dataDir} ...`);
+    const started = performance.now();
+    await runToEnd(['scripts/seed.ts', '--jobs', String(jobCount), '--tasks-fraction', '0.02', '--data-dir', dataDir], { LOG_LEVEL: 'warn' });
+    seedSeconds = (performance.now() - started) / 1000;
+  }
+
+  const config = await loadConfig({ env: { ...process.env, DATA_DIR: dataDir, MONGO_URL: '' } });
+  const BENCH_PASSWORD = 'bench-admin-password';
+  const coreEnv = { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: BENCH_PASSWORD };
+  // Two real core processes on the same file: one counts every total (cold), one
+  // keeps totals until the next write (warm, the default).
+  const cold = await startService('core/src/main.ts', { ...coreEnv, SEARCH_COUNT_CACHE_ENTRIES: '0' });
+  const warm = await startService('core/src/main.ts', coreEnv);
+  const store = SqliteStore.open({ dataDir, countCacheEntries: 0 });
+  let results: QueryResult[];
+  let memory: { rssMb: number; peakMb: number };
+  try {
+    const mix = await buildQueryMix(store, config.search);
+    // The administrator sees every job, so no visibility condition changes the queries.
+    const targets = await Promise.all([cold, warm].map(async (s) => ({ baseUrl: `http://127.0.0.1:${s.port}`, token: await login(`http://127.0.0.1:${s.port}`, 'bench-admin', BENCH_PASSWORD) })));
+    results = await runQueryMix(store, config.search, targets, mix, runs);
+    memory = memoryOf(warm.child.pid!);
+  } finally {
+    cold.child.kill('SIGTERM');
+    warm.child.kill('SIGTERM');
+    await store.close();
+  }
+
+  const date = new Date().toISOString().slice(0, 10);
+  const meets = (r: QueryResult, s: { p50: number; p99: number }): string => {
+    const ok = s.p50 <= r.goal.p50 && (r.goal.p99 === null || s.p99 <= r.goal.p99);
+    return ok ? 'met' : 'missed';
+  };
+  const rows = results.map((r) => {
+    const [c, w] = r.http as [QueryResult['store'], QueryResult['store']];
+    const goal = `p50 ≤ ${r.goal.p50}${r.goal.p99 === null ? '' : `, p99 ≤ ${r.goal.p99}`}`;
+    return `| ${r.name} | ${r.total.toLocaleString('en-US')} | ${ms(r.store.p50)} / ${ms(r.store.p99)} | ${ms(c.p50)} / ${ms(c.p99)} | ${ms(w.p50)} / ${ms(w.p99)} | ${(c.p50 / r.store.p50).toFixed(1)}× | ${goal}: cold ${meets(r, c)}, warm ${meets(r, w)} |`;
+  });
+  const section = [
+    '<!-- bench:search:start -->',
+    `## Search over ${jobCount.toLocaleString('en-US')} jobs (embedded SQLite store)`,
+    '',
+    `Command: \`npm run bench -- --jobs ${jobCount} --runs ${runs}\` · date ${date} · ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}) · Node ${process.version}`,
+    '',
+    `Each query ran ${runs} times after 10 warm-up calls, one call at a time, the three columns' calls alternating. Times are p50 / p99 in ms (never means).`,
+    '',
+    '- **Store (baseline)**: the same validated search answered in-process by the store, no HTTP, count cache off.',
+    '- **HTTP cold**: the real core process over loopback with the count cache off (`SEARCH_COUNT_CACHE_ENTRIES=0`): every call counts its exact `total`. This is what a store under constant writes sees.',
+    '- **HTTP warm**: a second core process with the default count cache: the exact `total` is remembered until the next write. This is what paging through one filter, or polling it, sees.',
+    '',
+    'Every HTTP answer is a page of up to 100 full job documents (about 2.5 KB each) plus the exact `total`, checked against the store\'s own count on every call.',
+    '',
+    '| query | total | store | HTTP cold | HTTP warm | cold/store (p50) | goal (HTTP) |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...rows,
+    '',
+    `Core process memory after the mix (warm process): RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB (goal: under 500 MB at 1M jobs).${seedSeconds === null ? ' The store was already seeded.' : ` Seeding took ${seedSeconds.toFixed(0)} s.`}`,
+    '',
+    'Queries:',
+    ...results.map((r) => `- ${r.name}: \`${r.query.length > 160 ? `${r.query.slice(0, 160)}…` : r.query}\``),
+    '<!-- bench:search:end -->',
+  ].join('\n');
+
+
+  return section;
+}
