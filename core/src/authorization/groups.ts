@@ -15,7 +15,7 @@ import type { Doc, SearchQuery, Store } from '../store/types.ts';
 import { resolveAssignments } from './assignments.ts';
 import { nowIso, ok, PROVENANCE, READ_ROLES, uniquely, unwrap, WRITE_ROLES } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
-import { listPage, listQuery } from './list-query.ts';
+import { listPage, listQuery } from '../http/list-query.ts';
 import { assertNoCycle, GROUP_REFS, removeReferences } from './references.ts';
 import { groupRefs, idParam, roleRefs, text, updatesBody, wrapperOrBare } from './schemas.ts';
 import type { GroupRef, RoleRef } from './schemas.ts';

@@ -15,7 +15,7 @@ import { newObjectId } from '../store/ids.ts';
 import type { Doc, SearchQuery, Store } from '../store/types.ts';
 import { ok, PROVENANCE, READ_ROLES, uniquely, unwrap, WRITE_ROLES } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
-import { listPage, listQuery, MAX_LIMIT } from './list-query.ts';
+import { listPage, listQuery, MAX_LIMIT } from '../http/list-query.ts';
 import { dedupe, removeReferences, ROLE_REFS } from './references.ts';
 import { idParam, text, updatesBody, wrapperOrBare } from './schemas.ts';
 

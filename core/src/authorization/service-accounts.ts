@@ -17,7 +17,7 @@ import type { Doc } from '../store/types.ts';
 import { resolveAssignments } from './assignments.ts';
 import { nowIso, ok, PROVENANCE, uniquely, WRITE_ROLES } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
-import { pageParams } from './list-query.ts';
+import { pageParams } from '../http/list-query.ts';
 import { endSessions } from './references.ts';
 import { groupRefs, idParam, roleRefs, text } from './schemas.ts';
 import type { GroupRef, RoleRef } from './schemas.ts';

@@ -10,7 +10,8 @@ import { defineRoute } from '../http/route.ts';
 import type { AnyRoute, RouteContext } from '../http/route.ts';
 import { joiBody, joiParams } from '../http/validate.ts';
 import type { SearchQuery, Store } from '../store/types.ts';
-import { workflowListQuery } from './list-query.ts';
+import { listQuery } from '../http/list-query.ts';
+import { workflows as workflowType } from '../search/fields.ts';
 import { editPath, WORKFLOW_ID, WorkflowService } from './service.ts';
 import { MAX_NAME_LENGTH } from './validate.ts';
 
@@ -73,7 +74,7 @@ export function workflowRoutes(store: Store): AnyRoute[] {
       name: 'getAutomations',
       roles: READ_ROLES,
       description: 'List workflows (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
-      input: { query: workflowListQuery() },
+      input: { query: listQuery(workflowType) },
       async handle({ query }) {
         const page = await store.collection('workflows').search(query);
         return { body: { items: page.docs, total: page.total, skip: query.skip, limit: query.limit } };

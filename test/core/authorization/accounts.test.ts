@@ -8,27 +8,18 @@ import assert from 'node:assert/strict';
 import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
 import { ADMIN_PASSWORD, startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
+import { client } from './client.ts';
+import type { Doc, Written } from './client.ts';
 
-type Doc = Record<string, unknown>;
-interface Written {
-  status: string;
-  message: string;
-  data: Doc;
-}
 
 let core: RunningCore;
+const { call } = client(() => core);
 let store: SqliteStore;
 let omApiread: string;
 let omOperations: string;
 let groupA: string;
 let groupB: string;
 
-async function call(method: string, path: string, body?: unknown, token?: string | null): Promise<JsonResponse> {
-  const init = body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-  const res = await core.request(path, { method, ...init, ...(token === undefined ? {} : { token }) });
-  assert.doesNotMatch(JSON.stringify(res.body), /passwordHash|secretHash|scrypt\$/, `${method} ${path} leaked a secret`);
-  return res;
-}
 
 async function written(method: string, path: string, body: unknown): Promise<Written> {
   const res = await call(method, path, body);

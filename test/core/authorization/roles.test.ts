@@ -7,31 +7,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
 import { startCore } from '../../helpers/core.ts';
-import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
+import type { RunningCore } from '../../helpers/core.ts';
+import { client } from './client.ts';
+import type { Doc } from './client.ts';
 
-type Doc = Record<string, unknown>;
-interface Written {
-  status: string;
-  message: string;
-  data: Doc;
-}
 
 let core: RunningCore;
+const { call, written } = client(() => core);
 let store: SqliteStore;
 let builtIn: Doc;
 
-async function call(method: string, path: string, body?: unknown, token?: string | null): Promise<JsonResponse> {
-  const init = body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-  const res = await core.request(path, { method, ...init, ...(token === undefined ? {} : { token }) });
-  assert.doesNotMatch(JSON.stringify(res.body), /passwordHash|secretHash|scrypt\$/, `${method} ${path} leaked a secret`);
-  return res;
-}
 
-async function written(method: string, path: string, body?: unknown): Promise<Written> {
-  const res = await call(method, path, body);
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body as Written;
-}
 
 const jobReader = { provenance: 'OperationsManager', name: 'jobReader', description: 'Reads jobs', allowedMethods: [{ provenance: 'OperationsManager', name: 'getJobs' }], allowedViews: [{ provenance: 'OperationsManager', path: '/operations-manager/' }] };
 

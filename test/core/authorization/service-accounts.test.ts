@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
+import { client } from './client.ts';
 
 type Doc = Record<string, unknown>;
 interface Created {
@@ -17,15 +18,10 @@ interface Created {
 }
 
 let core: RunningCore;
+const { call } = client(() => core);
 let store: SqliteStore;
 let omApiread: string;
 
-async function call(method: string, path: string, body?: unknown, token?: string | null): Promise<JsonResponse> {
-  const init = body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-  const res = await core.request(path, { method, ...init, ...(token === undefined ? {} : { token }) });
-  assert.doesNotMatch(JSON.stringify(res.body), /passwordHash|secretHash|scrypt\$/, `${method} ${path} leaked a secret`);
-  return res;
-}
 
 async function create(body: Doc): Promise<Created> {
   const res = await call('POST', '/oauth/serviceAccounts', body);

@@ -1,5 +1,5 @@
 /**
- * The query of the authorization lists, in the platform's generic form:
+ * The query of list routes (authorization, workflows), in the platform's generic form:
  * `limit`, `skip`, `sort` + `order`, and one filter per operator written as
  * a value and the field it applies to (`equals=x&equalsField=name`). Fields
  * come from the search registry, so only searchable fields filter and only
@@ -7,8 +7,8 @@
  */
 import Joi from 'joi';
 import { ValidationError } from '../errors.ts';
-import type { Validator } from '../http/route.ts';
-import { joiQuery } from '../http/validate.ts';
+import type { Validator } from './route.ts';
+import { joiQuery } from './validate.ts';
 import { and } from '../search/conditions.ts';
 import type { Condition } from '../search/conditions.ts';
 import type { DocType } from '../search/fields.ts';
