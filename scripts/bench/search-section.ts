@@ -33,6 +33,11 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
     seedSeconds = (performance.now() - started) / 1000;
   }
 
+  // As an operator would after an upgrade: build what the store's declared indexes lack.
+  const prepared = SqliteStore.open({ dataDir });
+  for (const name of ['jobs', 'tasks'] as const) await prepared.collection(name).buildIndexes();
+  await prepared.close();
+
   const config = await loadConfig({ env: { ...process.env, DATA_DIR: dataDir, MONGO_URL: '' } });
   const BENCH_PASSWORD = 'bench-admin-password';
   const coreEnv = { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: BENCH_PASSWORD };

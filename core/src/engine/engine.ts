@@ -8,7 +8,9 @@
  */
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { Condition } from '../search/conditions.ts';
 import { jobs as jobType } from '../search/fields.ts';
+import type { FieldDef } from '../search/fields.ts';
 import type { Store } from '../store/types.ts';
 import { checkVariables, newJob, normalizeVariables } from './new-job.ts';
 import type { Initiator, StartOptions } from './new-job.ts';
@@ -28,6 +30,9 @@ export interface EngineDeps {
 }
 
 const ENDED = new Set(['complete', 'canceled', 'error']);
+
+/** The engine's own marker; not a search field, so clients cannot filter on it. */
+const INFLIGHT: FieldDef = { path: '_inflight', type: 'boolean', array: false, arrayOfObjects: null, dateEncoding: null, sortable: false, textSearch: false };
 
 /** Fills what documents written before the engine (seeded or imported jobs) lack. */
 function normalize(stored: JobDoc): JobDoc {
@@ -74,6 +79,7 @@ export class Engine {
         const result = fn(w, prepared);
         this.runPure(w);
         if (!w.changed) return { job: stored, result };
+        w.seal();
         const expected = typeof found._rev === 'number' ? found._rev : null;
         w.job._rev = (expected ?? 0) + 1;
         const ok = await this.deps.store.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected }, ...w.writes]);
@@ -108,6 +114,7 @@ export class Engine {
     const w = new Working(newJob(workflow, { ...options, variables }, initiator, parent, now), this.now, initiator.id);
     w.follow(START, 'success');
     this.runPure(w);
+    w.seal();
     w.job._rev = 0;
     await this.deps.store.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
     this.deps.logger.info('job started', { jobId: w.job._id, workflow: workflow.name, parent: parent?._id });
@@ -241,11 +248,11 @@ export class Engine {
    */
   async recover(): Promise<number> {
     if (!this.deps.processTasksOnStart) return 0;
-    const status = jobType.fields.get('status')!;
     const idField = jobType.fields.get('_id')!;
     let resumed = 0;
     for (let skip = 0; ; skip += 500) {
-      const page = await this.deps.store.collection('jobs').search({ where: { kind: 'compare', op: 'eq', field: status, value: 'running' }, sort: [{ field: idField, direction: 1 }], skip, limit: 500 });
+      const where: Condition = { kind: 'and', items: [{ kind: 'compare', op: 'eq', field: INFLIGHT, value: true }, { kind: 'compare', op: 'eq', field: jobType.fields.get('status')!, value: 'running' }] };
+      const page = await this.deps.store.collection('jobs').search({ where, sort: [{ field: idField, direction: 1 }], skip, limit: 500 });
       for (const doc of page.docs) {
         const job = normalize(doc as JobDoc);
         const claimed = Object.entries(job._runs).filter(([, run]) => job.tasks[run.key]?.type !== 'manual').map(([iteration, run]) => ({ iteration, key: run.key }));

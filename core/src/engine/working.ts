@@ -48,6 +48,8 @@ export interface JobDoc {
   _waiting: string[];
   _outputs: Record<string, Record<string, unknown>>;
   _outputKeys: string[] | null;
+  /** True while iterations are claimed: what a restart looks for. */
+  _inflight?: boolean;
   [key: string]: unknown;
 }
 
@@ -72,6 +74,11 @@ export class Working {
 
   constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string) {
     this.job = structuredClone(stored);
+  }
+
+  /** Called before commit: keeps the restart marker true exactly while iterations are claimed. */
+  seal(): void {
+    this.job._inflight = Object.keys(this.job._runs).length > 0;
   }
 
   touch(): void {

@@ -46,6 +46,8 @@ const specs: Record<CollectionName, CollectionSpec> = {
       index([['status', 1], ['metrics.start_time', -1], ['_id', -1]]),
       index([['last_updated', -1], ['_id', -1]]),
       index([['description', 'text']]),
+      // The engine's marker of jobs with claimed work, so a restart finds them without a scan.
+      index([['_inflight', 1]]),
     ],
   },
   tasks: {
