@@ -23,7 +23,7 @@ export async function engineSection(jobs: number): Promise<string> {
       '<!-- bench:engine:start -->',
       '## Workflow engine: a 10-task automatic workflow (embedded SQLite store)',
       '',
-      `Command: \`npm run bench -- --only engine --engine-jobs ${jobs}\` · date ${date} · ${cpus().length} cores · Node ${process.version}`,
+      `Command: \`npm run bench\` (engine part: \`npm run bench -- --only engine --engine-jobs ${jobs}\`) · date ${date} · ${cpus().length} cores · Node ${process.version}`,
       '',
       'A real core process on a fresh store; jobs started over HTTP (`POST /operations-manager/jobs/start`), each a chain of ten automatic tasks (makeData, query, evaluation), every task writing its task document and the job its progress.',
       '',
