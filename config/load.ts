@@ -36,6 +36,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   ADMIN_PASSWORD: 'admin.password',
   AUTH_LOGOUT_TIME: 'auth.logoutTime',
   PROCESS_TASKS_ON_START: 'workflowEngine.processTasksOnStart',
+  GATEWAY_TIMEOUT_MS: 'gateway.timeoutMs',
   AUTH_MAX_FAILED_LOGINS: 'auth.maxFailedLogins',
   AUTH_MAX_FAILED_LOGINS_PER_ADDRESS: 'auth.maxFailedLoginsPerAddress',
   AUTH_LOCKOUT_MINUTES: 'auth.lockoutMinutes',

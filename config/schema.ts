@@ -46,6 +46,12 @@ export interface AppConfig {
   http: { bodyLimit: string };
   search: SearchConfig;
   vault: VaultConfig;
+  gateway: {
+    /** Longest the gateway waits for the core, in milliseconds. */
+    timeoutMs: number;
+    /** Windows before removal in which deprecated operations already answer as removed. */
+    brownouts: Array<{ operations: string[]; from: string; until: string }>;
+  };
   workflowEngine: {
     /** Run again, on start, the automatic tasks a stopped process left running (replaces the old `activate` property). */
     processTasksOnStart: boolean;
@@ -99,6 +105,10 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
     maxQNodes: count(),
     maxValueLength: count(),
     countCacheEntries: Joi.number().integer().min(0),
+  }),
+  gateway: Joi.object({
+    timeoutMs: count(),
+    brownouts: Joi.array().items(Joi.object({ operations: Joi.array().items(Joi.string()).min(1).required(), from: Joi.string().isoDate().required(), until: Joi.string().isoDate().required() })),
   }),
   workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean() }),
   vault: Joi.object({

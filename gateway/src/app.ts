@@ -1,24 +1,67 @@
 /**
- * Assembles the gateway. For now every call passes straight through to the
- * core; the legacy mapping table (rewrites, deprecation headers, removal and
- * the migration audit) is added in front of the pass-through.
+ * Assembles the gateway: the legacy operations of the mapping table, the
+ * `/nso_manager` alias, and a streaming pass-through of everything else to
+ * the core. Its dependencies are passed in; `close()` flushes the audit.
  */
+import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
 import { errorHandler } from '../../core/src/http/error-handler.ts';
 import { requestContext } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
+import type { Store } from '../../core/src/store/types.ts';
+import { AuditRecorder } from './audit/recorder.ts';
+import { createCoreClient } from './core-client.ts';
+import { legacyRouter } from './legacy.ts';
+import { hatches } from './mapping/hatches/index.ts';
+import { loadMappings } from './mapping/load.ts';
+import type { Entry } from './mapping/types.ts';
 import { passThrough } from './proxy.ts';
+import { loadCalendar } from './releases.ts';
+import type { ReleaseCalendar } from './releases.ts';
+
+export const MAPPINGS_DIR = fileURLToPath(new URL('../../mappings/', import.meta.url));
+export const CALENDAR_FILE = fileURLToPath(new URL('../../config/releases.json', import.meta.url));
+
+/** The real platform's path of the orchestrator relay, served as an alias (decisions.md item 19). */
+const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [['/nso_manager/', '/orchestrator_manager/']];
 
 export interface GatewayDeps {
   readonly config: Readonly<AppConfig>;
   readonly logger: Logger;
+  /** Where audit records are written. */
+  readonly store: Store;
+  readonly entries?: readonly Entry[];
+  readonly calendar?: ReleaseCalendar;
 }
 
-export function createGatewayApp(deps: GatewayDeps): { app: Koa; close(): void } {
+export interface Gateway {
+  readonly app: Koa;
+  readonly entries: readonly Entry[];
+  readonly audit: AuditRecorder;
+  close(): Promise<void>;
+}
+
+export function createGatewayApp(deps: GatewayDeps): Gateway {
+  const calendar = deps.calendar ?? loadCalendar(CALENDAR_FILE);
+  // A bad table stops the gateway here, with every problem named.
+  const entries = deps.entries ?? loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
   const app = new Koa();
   app.silent = true;
-  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: 60_000 });
+  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs });
+  const client = createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
+  const audit = new AuditRecorder(deps.store, deps.logger);
+  const legacy = legacyRouter({
+    entries,
+    calendar,
+    release: deps.config.platform.release,
+    brownouts: deps.config.gateway.brownouts,
+    client,
+    audit,
+    hatches,
+    logger: deps.logger,
+    bodyLimit: deps.config.http.bodyLimit,
+  });
   app.use(requestContext(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(async (ctx, next) => {
@@ -29,6 +72,22 @@ export function createGatewayApp(deps: GatewayDeps): { app: Koa; close(): void }
     }
     await next();
   });
+  app.use(legacy.routes());
+  app.use(async (ctx, next) => {
+    for (const [from, to] of ALIASES) {
+      if (ctx.path.startsWith(from)) ctx.req.url = `${to}${ctx.req.url!.slice(from.length)}`;
+    }
+    await next();
+  });
   app.use(proxy.middleware);
-  return { app, close: proxy.close };
+  return {
+    app,
+    entries,
+    audit,
+    async close() {
+      await audit.close();
+      proxy.close();
+      client.close();
+    },
+  };
 }

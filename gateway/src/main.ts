@@ -3,21 +3,27 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../config/load.ts';
 import { listen } from '../../core/src/http/listen.ts';
 import { createLogger } from '../../core/src/logger.ts';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openStore } from '../../core/src/store/open.ts';
 import { createGatewayApp } from './app.ts';
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'gateway' });
-const { app, close } = createGatewayApp({ config, logger });
-const server = await listen(app, config.port, '0.0.0.0');
+// Its own file beside the core's, so the two processes never wait on each other's writes.
+const store = config.mongoUrl ? await openStore(config) : SqliteStore.open({ dataDir: config.dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+const gateway = createGatewayApp({ config, logger, store });
+const server = await listen(gateway.app, config.port, '0.0.0.0');
 const { port } = server.address() as AddressInfo;
-logger.info(`gateway listening on port ${port}, core at ${config.core.url}`, { port });
+logger.info(`gateway listening on port ${port}, core at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port });
 
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
     logger.info(`gateway stopping (${signal})`);
     server.close();
     server.closeIdleConnections();
-    close();
-    process.exit(0);
+    void gateway.close().then(() => store.close()).then(() => process.exit(0));
   });
 }

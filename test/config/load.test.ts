@@ -68,6 +68,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
     admin: { username: '', password: null }, auth: { logoutTime: 1, maxFailedLogins: 1, maxFailedLoginsPerAddress: 1, lockoutMinutes: 1, oauthTokenSeconds: 1 }, log: { level: 'info' }, http: { bodyLimit: '' },
     search: { defaultLimit: 1, maxLimit: 1, maxQueryLength: 1, maxInItems: 1, maxQDepth: 1, maxQNodes: 1, maxValueLength: 1, countCacheEntries: 1 },
     vault: { url: null, token: null, tokenFile: null, endpoint: '', timeoutMs: 1 },
+    gateway: { timeoutMs: 1, brownouts: [] },
     workflowEngine: { processTasksOnStart: true },
   };
   const fromSchema = schemaKeys(configSchema.describe()).sort();

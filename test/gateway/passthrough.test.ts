@@ -22,8 +22,8 @@ before(async () => {
   await store.collection('jobs').insertMany(jobs);
   core = await startCore(store);
   const config = await testConfig({ CORE_URL: core.url });
-  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }) });
-  closeProxy = gateway.close;
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: SqliteStore.open({ dataDir: ':memory:' }) });
+  closeProxy = () => void gateway.close();
   server = await listen(gateway.app, 0, '127.0.0.1');
   gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -65,7 +65,7 @@ test('a core error passes through with its status and envelope', async () => {
 
 test('with the core unreachable the gateway answers 502 in the envelope, quickly', async () => {
   const config = await testConfig({ CORE_URL: 'http://127.0.0.1:9' });
-  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }) });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: SqliteStore.open({ dataDir: ':memory:' }) });
   const s = await listen(gateway.app, 0, '127.0.0.1');
   try {
     const started = Date.now();
@@ -74,7 +74,7 @@ test('with the core unreachable the gateway answers 502 in the envelope, quickly
     assert.deepEqual(res.body, { message: 'The core service is not reachable; try again shortly', data: null, metadata: {} });
     assert.ok(Date.now() - started < 1000);
   } finally {
-    gateway.close();
+    await gateway.close();
     s.closeAllConnections();
     await new Promise((r) => s.close(r));
   }

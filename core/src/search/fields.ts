@@ -34,7 +34,7 @@ export interface FieldDef {
   readonly textSearch: boolean;
 }
 
-export type DocTypeName = 'jobs' | 'tasks' | 'accounts' | 'groups' | 'roles' | 'workflows';
+export type DocTypeName = 'jobs' | 'tasks' | 'accounts' | 'groups' | 'roles' | 'workflows' | 'audit';
 
 export interface DocType {
   readonly name: DocTypeName;
@@ -232,7 +232,28 @@ export const workflows: DocType = Object.freeze({
   internal: new Set<string>(),
 });
 
-export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks, accounts, groups, roles, workflows });
+/** The gateway's record of each legacy call, for the migration audit. */
+export const audit: DocType = Object.freeze({
+  name: 'audit',
+  collection: 'audit',
+  defaultSort: 'time',
+  fields: registry([
+    field('_id', 'uuid', { sortable: true }),
+    field('time', 'date', { dateEncoding: 'epochMs', sortable: true }),
+    field('operation', 'string'),
+    field('entry', 'string'),
+    field('outcome', 'string'),
+    field('status', 'number'),
+    field('client.account', 'string'),
+    field('client.address', 'string'),
+  ]),
+  properties: new Set(['_id', 'time', 'operation', 'entry', 'source', 'outcome', 'status', 'latencyMs', 'client', 'deprecated', 'removed', 'replacement']),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+  internal: new Set<string>(),
+});
+
+export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks, accounts, groups, roles, workflows, audit });
 
 const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 

@@ -1,0 +1,128 @@
+/**
+ * Serves the legacy operations of the mapping table. Each answer carries
+ * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and, when there is one, a
+ * `Link` to the successor. At or after its removal release (or inside a
+ * brownout window) an operation answers 410 with a plain string naming its
+ * replacement. Failures answer the legacy way: a plain JSON string, status
+ * 500. Every call is recorded for the migration audit.
+ */
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { RequestState } from '../../core/src/http/request-context.ts';
+import type { Logger } from '../../core/src/logger.ts';
+import type { AuditRecorder, Outcome } from './audit/recorder.ts';
+import { CallerNames } from './audit/identity.ts';
+import type { CoreClient, Credentials } from './core-client.ts';
+import { LegacyFailure, runEntry } from './mapping/run.ts';
+import type { Hatch } from './mapping/run.ts';
+import type { Entry } from './mapping/types.ts';
+import { compareReleases } from './releases.ts';
+import type { ReleaseCalendar } from './releases.ts';
+
+export interface Brownout {
+  /** Entry ids or operation names, or `*` for every deprecated operation. */
+  readonly operations: readonly string[];
+  readonly from: string;
+  readonly until: string;
+}
+
+export interface LegacyDeps {
+  readonly entries: readonly Entry[];
+  readonly calendar: ReleaseCalendar;
+  readonly release: string;
+  readonly brownouts: readonly Brownout[];
+  readonly client: CoreClient;
+  readonly audit: AuditRecorder;
+  readonly hatches: ReadonlyMap<string, Hatch>;
+  readonly logger: Logger;
+  readonly bodyLimit: string;
+  readonly now?: () => number;
+}
+
+/** The headers of an entry, the same on every answer. */
+export function deprecationHeaders(entry: Entry, calendar: ReleaseCalendar): Record<string, string> {
+  const headers: Record<string, string> = {
+    Deprecation: `@${Math.floor(calendar.dateOf(entry.deprecated).getTime() / 1000)}`,
+    Sunset: calendar.dateOf(entry.removed).toUTCString(),
+  };
+  if (entry.replacement) headers['Link'] = `<${entry.replacement.path}>; rel="successor-version"`;
+  return headers;
+}
+
+export function goneMessage(entry: Entry): string {
+  const replacement = entry.replacement ? `use ${entry.replacement.method} ${entry.replacement.path} instead` : 'it has no replacement';
+  return `${entry.operation} (${entry.legacy.method} ${entry.legacy.path}) was removed in release ${entry.removed}; ${replacement}`;
+}
+
+function credentialsOf(ctx: Context): Credentials {
+  const token = new URLSearchParams(ctx.querystring).get('token') ?? undefined;
+  return { authorization: ctx.get('authorization') || undefined, cookie: ctx.get('cookie') || undefined, token };
+}
+
+export function legacyRouter(deps: LegacyDeps): Router {
+  const router = new Router();
+  const now = deps.now ?? Date.now;
+  const names = new CallerNames();
+  const parse = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: deps.bodyLimit, onError: () => undefined });
+
+  const brownedOut = (entry: Entry, at: number): boolean =>
+    deps.brownouts.some((b) => (b.operations.includes('*') || b.operations.includes(entry.id) || b.operations.includes(entry.operation)) && Date.parse(b.from) <= at && at < Date.parse(b.until));
+
+  for (const entry of deps.entries) {
+    const headers = deprecationHeaders(entry, deps.calendar);
+    const removed = compareReleases(deps.release, entry.removed) >= 0;
+    const method = entry.legacy.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](entry.legacy.path, parse, async (ctx: Context) => {
+      const started = now();
+      const credentials = credentialsOf(ctx);
+      const callCore = deps.client.forCaller(credentials);
+      ctx.set(headers);
+      let outcome: Outcome;
+      if (removed || brownedOut(entry, started)) {
+        outcome = 'refused';
+        ctx.status = 410;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = 'application/json';
+        ctx.body = JSON.stringify(goneMessage(entry));
+      } else {
+        try {
+          const query: Record<string, string> = {};
+          for (const [k, v] of new URLSearchParams(ctx.querystring)) if (k !== 'token') query[k] = v;
+          const answer = await runEntry(entry, { params: { ...ctx.params }, query, body: (ctx.request as { body?: unknown }).body ?? {} }, callCore, deps.hatches);
+          outcome = 'rewritten';
+          ctx.status = answer.status;
+          ctx.type = 'application/json';
+          ctx.body = JSON.stringify(answer.body);
+        } catch (err) {
+          outcome = 'failed';
+          const message = err instanceof LegacyFailure ? err.message : 'Internal error';
+          if (!(err instanceof LegacyFailure)) (ctx.state as RequestState).logger.error('legacy operation failed', { entry: entry.id, error: String(err) });
+          // Legacy errors keep the legacy form: a plain JSON string, status 500 (decisions.md item 18).
+          ctx.status = 500;
+          ctx.type = 'application/json';
+          ctx.body = JSON.stringify(message);
+        }
+      }
+      const status = ctx.status;
+      const latencyMs = now() - started;
+      const address = ctx.ip;
+      const userAgent = ctx.get('user-agent');
+      // Off the request path: the answer does not wait for the caller's name.
+      void names.nameOf(credentials, callCore).then((account) => deps.audit.record({
+        time: started,
+        operation: entry.operation,
+        entry: entry.id,
+        source: entry.source,
+        client: { account, clientId: null, address, userAgent },
+        outcome,
+        status,
+        latencyMs,
+        deprecated: entry.deprecated,
+        removed: entry.removed,
+        replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
+      }));
+    });
+  }
+  return router;
+}

@@ -1,0 +1,95 @@
+/**
+ * Runs one entry's steps for one legacy request. The steps are a closed set:
+ * `call` (a request to the core, built from templates), `translateQuery`,
+ * and one that answers: `answer` (a template), `code` (a named escape hatch)
+ * or `unavailable`. Everything else an entry does, moving fields, wrapping a
+ * value in a list, building query strings, unwrapping the envelope, the
+ * results wrapper, a boolean answer, is said by its templates.
+ */
+import { fill } from './template.ts';
+import type { Scope } from './template.ts';
+import { translateQuery, UntranslatableQuery } from './translate.ts';
+import type { Entry, Method } from './types.ts';
+
+export interface CoreCall {
+  readonly method: Method;
+  readonly path: string;
+  readonly query: Record<string, string>;
+  readonly body: unknown;
+}
+
+export interface CoreAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** Sends a call to the core with the legacy caller's own credentials. */
+export type CallCore = (call: CoreCall) => Promise<CoreAnswer>;
+
+/** A legacy operation that failed: legacy clients get its message as a plain string with status 500. */
+export class LegacyFailure extends Error {
+  constructor(message: string, readonly coreStatus: number | null = null) {
+    super(message);
+  }
+}
+
+export interface HatchApi {
+  readonly call: CallCore;
+}
+
+/** An escape hatch: the few operations whose rewrite needs code. */
+export type Hatch = (scope: Scope, api: HatchApi) => Promise<CoreAnswer>;
+
+export interface LegacyRequest {
+  readonly params: Record<string, string>;
+  readonly query: Record<string, string>;
+  readonly body: unknown;
+}
+
+function messageOf(body: unknown): string {
+  if (typeof body === 'string') return body;
+  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') return (body as { message: string }).message;
+  return JSON.stringify(body);
+}
+
+function asQuery(value: unknown): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new LegacyFailure('The mapping built a query that is not an object');
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'object' && !Array.isArray(v)) Object.assign(out, asQuery(v));
+    else out[k] = Array.isArray(v) ? v.map((x) => String(x).replace(/,/g, '%2C')).join(',') : String(v);
+  }
+  return out;
+}
+
+export async function runEntry(entry: Entry, request: LegacyRequest, callCore: CallCore, hatches: ReadonlyMap<string, Hatch>): Promise<CoreAnswer> {
+  const calls: unknown[] = [];
+  const scope: Scope = { params: request.params, query: request.query, body: request.body ?? {}, vars: {}, last: null, calls };
+  for (const step of entry.steps) {
+    if ('call' in step) {
+      const path = fill(step.call.path, scope) as string;
+      const answer = await callCore({ method: step.call.method, path, query: asQuery(fill(step.call.query, scope)), body: fill(step.call.body, scope) });
+      if ((answer.status < 200 || answer.status > 299) && !(step.call.accept ?? []).includes(answer.status)) {
+        throw new LegacyFailure(messageOf(answer.body), answer.status);
+      }
+      scope['last'] = answer.body;
+      calls.push(answer.body);
+    } else if ('translateQuery' in step) {
+      try {
+        (scope['vars'] as Record<string, unknown>)[step.translateQuery.into] = translateQuery(fill(`{${step.translateQuery.from}}`, scope));
+      } catch (err) {
+        if (err instanceof UntranslatableQuery) throw new LegacyFailure(`This query cannot be expressed in the operations-manager search: ${err.message}`);
+        throw err;
+      }
+    } else if ('answer' in step) {
+      return { status: step.status ?? 200, body: fill(step.answer, scope) ?? null };
+    } else if ('code' in step) {
+      return hatches.get(step.code)!(scope, { call: callCore });
+    } else {
+      throw new LegacyFailure(step.unavailable);
+    }
+  }
+  throw new LegacyFailure(`${entry.operation} has no answering step`);
+}

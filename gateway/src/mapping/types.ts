@@ -1,0 +1,32 @@
+/** The mapping table's shapes, as mappings/schema.json defines them. */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  readonly method: Method;
+  readonly path: string;
+}
+
+export type Step =
+  | { readonly call: { readonly method: Method; readonly path: string; readonly query?: unknown; readonly body?: unknown; readonly accept?: readonly number[] } }
+  | { readonly translateQuery: { readonly from: string; readonly type: 'jobs' | 'tasks'; readonly into: string } }
+  | { readonly answer: unknown; readonly status?: number }
+  | { readonly code: string }
+  | { readonly unavailable: string };
+
+export interface Entry {
+  readonly id: string;
+  readonly operation: string;
+  readonly source: 'workflow-engine' | 'platform-core';
+  readonly legacy: Route;
+  readonly deprecated: string;
+  readonly removed: string;
+  readonly replacement: Route | null;
+  readonly note?: string;
+  readonly steps: readonly Step[];
+}
+
+export interface MappingTable {
+  readonly formatVersion: 1;
+  readonly entries: readonly Entry[];
+}

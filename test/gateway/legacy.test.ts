@@ -1,0 +1,105 @@
+/**
+ * Legacy operations through the real gateway in front of the real core:
+ * rewritten answers in the legacy shapes with RFC 9745 / RFC 8594 headers,
+ * 410 from the removal release on or inside a brownout, the legacy error
+ * form, and an audit record for every call.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { request, startCore } from '../helpers/core.ts';
+import type { RunningCore } from '../helpers/core.ts';
+import { createWorkflow, job, manual, startJob, workflow } from '../helpers/engine.ts';
+import { startGateway } from '../helpers/gateway.ts';
+import type { RunningGateway } from '../helpers/gateway.ts';
+
+let core: RunningCore;
+let gw: RunningGateway;
+let auth: Record<string, string>;
+
+before(async () => {
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  gw = await startGateway(core.url);
+  auth = { authorization: `Bearer ${core.adminToken}`, 'content-type': 'application/json', 'user-agent': 'legacy-script/1.0' };
+  await createWorkflow(core, workflow('legacy-wait', { c3d4: manual() }, [['workflow_start', 'c3d4'], ['c3d4', 'workflow_end']]));
+});
+after(async () => {
+  await gw.close();
+  await core.close();
+});
+
+const calendarSeconds = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+test('a deprecated operation is rewritten and answers the legacy shape with Deprecation, Sunset and Link', async () => {
+  const id = await startJob(core, 'legacy-wait');
+  const res = await request(`${gw.url}/workflow_engine/cancelJob`, { method: 'POST', headers: auth, body: JSON.stringify({ job_id: id }) });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal((res.body as { _id: string; status: string })._id, id);
+  assert.equal((res.body as { status: string }).status, 'canceled', 'the legacy answer is the updated job');
+  assert.equal(res.headers.get('deprecation'), `@${calendarSeconds('2021-10-29')}`);
+  assert.equal(res.headers.get('sunset'), new Date('2022-10-28T00:00:00Z').toUTCString());
+  assert.equal(res.headers.get('link'), '</operations-manager/jobs/cancel>; rel="successor-version"');
+  assert.equal((await job(core, id)).status, 'canceled');
+});
+
+test('a legacy search translates its MongoDB-style query and answers the results wrapper', async () => {
+  const id = await startJob(core, 'legacy-wait');
+  const res = await request(`${gw.url}/workflow_engine/jobs/search`, { method: 'POST', headers: auth, body: JSON.stringify({ options: { query: { name: { $regex: '^legacy-' }, _id: { $in: [id] } }, skip: 0, limit: 5 } }) });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const body = res.body as { results: Array<{ _id: string }>; skip: number; limit: number; total: number };
+  assert.deepEqual(body.results.map((r) => r._id), [id]);
+  assert.deepEqual([body.skip, body.limit, body.total], [0, 5, 1]);
+});
+
+test('a query the new search cannot express is refused the legacy way, naming what', async () => {
+  const res = await request(`${gw.url}/workflow_engine/jobs/search`, { method: 'POST', headers: auth, body: JSON.stringify({ options: { query: { $where: 'sleep(100)' } } }) });
+  assert.equal(res.status, 500);
+  assert.match(res.body as string, /\$where cannot be expressed/);
+});
+
+test('a failing legacy call answers a plain JSON string with status 500', async () => {
+  const res = await request(`${gw.url}/workflow_engine/getJob/${'f'.repeat(24)}`, { headers: auth });
+  assert.equal(res.status, 500);
+  assert.equal(typeof res.body, 'string');
+  assert.match(res.body as string, /was not found/);
+});
+
+test('from its removal release an operation answers 410 with a plain string naming its replacement', async () => {
+  const removed = await startGateway(core.url, { PLATFORM_RELEASE: '2022.2' });
+  try {
+    const res = await request(`${removed.url}/workflow_engine/cancelJob`, { method: 'POST', headers: auth, body: JSON.stringify({ job_id: 'a'.repeat(24) }) });
+    assert.equal(res.status, 410);
+    assert.equal(res.body, 'cancelJob (POST /workflow_engine/cancelJob) was removed in release 2022.2; use POST /operations-manager/jobs/cancel instead');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    assert.ok(res.headers.get('sunset'));
+  } finally {
+    await removed.close();
+  }
+});
+
+test('inside a brownout window a deprecated operation already answers as removed', async () => {
+  const config = { ...(await (await import('../helpers/core.ts')).testConfig({ CORE_URL: core.url })) };
+  const brownout = await startGateway(core.url, {}, { config: { ...config, gateway: { ...config.gateway, brownouts: [{ operations: ['getJob'], from: '2000-01-01T00:00:00Z', until: '2100-01-01T00:00:00Z' }] } } });
+  try {
+    assert.equal((await request(`${brownout.url}/workflow_engine/getJob/${'a'.repeat(24)}`, { headers: auth })).status, 410);
+    assert.notEqual((await request(`${brownout.url}/workflow_engine/cancelJob`, { method: 'POST', headers: auth, body: '{}' })).status, 410);
+  } finally {
+    await brownout.close();
+  }
+});
+
+test('every legacy call is recorded for the audit, with the caller\'s account and the outcome', async () => {
+  await gw.gateway.audit.flush();
+  await new Promise((r) => setTimeout(r, 50));
+  await gw.gateway.audit.flush();
+  const page = await gw.store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 100 });
+  const byOperation = new Map(page.docs.map((d) => [`${d['operation']}:${d['outcome']}`, d]));
+  assert.ok(byOperation.has('cancelJob:rewritten'));
+  assert.ok(byOperation.has('searchJobs:failed'));
+  assert.ok(byOperation.has('getJob:failed'));
+  const record = byOperation.get('cancelJob:rewritten')!;
+  assert.deepEqual((record['client'] as { account: string; userAgent: string }).account, 'admin');
+  assert.equal((record['client'] as { userAgent: string }).userAgent, 'legacy-script/1.0');
+  assert.equal(record['status'], 200);
+  assert.equal(record['removed'], '2022.2');
+});

@@ -1,0 +1,37 @@
+/**
+ * The real gateway on an ephemeral loopback port in front of a running core,
+ * with its audit store in memory.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createGatewayApp } from '../../gateway/src/app.ts';
+import type { Gateway } from '../../gateway/src/app.ts';
+import { listen } from '../../core/src/http/listen.ts';
+import { createLogger } from '../../core/src/logger.ts';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { testConfig } from './core.ts';
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly gateway: Gateway;
+  readonly store: SqliteStore;
+  close(): Promise<void>;
+}
+
+export async function startGateway(coreUrl: string, env: Record<string, string> = {}, overrides: Partial<Parameters<typeof createGatewayApp>[0]> = {}): Promise<RunningGateway> {
+  const config = await testConfig({ CORE_URL: coreUrl, ...env });
+  const store = SqliteStore.open({ dataDir: ':memory:', countCacheEntries: 0 });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store, ...overrides });
+  const server: Server = await listen(gateway.app, 0, '127.0.0.1');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    gateway,
+    store,
+    async close() {
+      await gateway.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await store.close();
+    },
+  };
+}
