@@ -12,6 +12,7 @@ import type { Logger } from '../../core/src/logger.ts';
 import type { Store } from '../../core/src/store/types.ts';
 import { AuditRecorder } from './audit/recorder.ts';
 import { createCoreClient } from './core-client.ts';
+import type { CoreClient } from './core-client.ts';
 import { legacyRouter } from './legacy.ts';
 import { hatches } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
@@ -33,6 +34,8 @@ export interface GatewayDeps {
   readonly store: Store;
   readonly entries?: readonly Entry[];
   readonly calendar?: ReleaseCalendar;
+  /** The client for rewritten calls; tests pass one that records what it sends. */
+  readonly coreClient?: CoreClient;
 }
 
 export interface Gateway {
@@ -49,7 +52,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const app = new Koa();
   app.silent = true;
   const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs });
-  const client = createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
+  const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   const audit = new AuditRecorder(deps.store, deps.logger);
   const legacy = legacyRouter({
     entries,

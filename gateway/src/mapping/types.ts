@@ -11,7 +11,7 @@ export type Step =
   | { readonly call: { readonly method: Method; readonly path: string; readonly query?: unknown; readonly body?: unknown; readonly accept?: readonly number[] } }
   | { readonly translateQuery: { readonly from: string; readonly type: 'jobs' | 'tasks'; readonly into: string } }
   | { readonly answer: unknown; readonly status?: number }
-  | { readonly code: string }
+  | { readonly code: string; readonly with?: unknown }
   | { readonly unavailable: string };
 
 export interface Entry {

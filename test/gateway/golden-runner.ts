@@ -1,0 +1,121 @@
+/**
+ * Runs golden cases: each a JSON file in test/gateway/golden/ with a legacy
+ * request, the core calls it must become, and the legacy answer and headers
+ * it must get. Each runs on a fresh real core and gateway holding the search
+ * fixtures plus a running job with a waiting manual task (`{job}`, `{task}`)
+ * and a job in error (`{errjob}`). `{J1}`..`{J6}`, `{T1}`..`{T5}`,
+ * `{GOPS}`, `{GENG}`, `{ALICE}`, `{OLGA}`, `{admin}` name fixture ids.
+ * Expected bodies match as subsets: every key given must match, arrays
+ * element by element.
+ */
+import assert from 'node:assert/strict';
+import { createCoreClient } from '../../gateway/src/core-client.ts';
+import type { CoreClient } from '../../gateway/src/core-client.ts';
+import type { CoreCall } from '../../gateway/src/mapping/run.ts';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { ACCOUNT_ADMIN, ACCOUNT_OPERATOR, accounts, GROUP_ENG, GROUP_OPS, groups, jobId, jobs, taskId, tasks } from '../fixtures/search-data.ts';
+import { request, startCore, testConfig } from '../helpers/core.ts';
+import { createWorkflow, failing, job, manual, runningTask, startJob, workflow } from '../helpers/engine.ts';
+import { startGateway } from '../helpers/gateway.ts';
+
+export interface GoldenCall {
+  readonly method: string;
+  readonly path: string;
+  readonly query?: Record<string, string>;
+  readonly body?: unknown;
+}
+
+export interface GoldenCase {
+  readonly entry: string;
+  readonly description?: string;
+  /** Platform release the gateway claims; default the config's. */
+  readonly release?: string;
+  readonly request: { readonly method: string; readonly path: string; readonly query?: Record<string, string>; readonly body?: unknown };
+  readonly expectCore: readonly GoldenCall[];
+  readonly expectAnswer: { readonly status: number; readonly body?: unknown; readonly headers?: Record<string, string> };
+}
+
+function substitute(value: unknown, ids: Record<string, string>): unknown {
+  if (typeof value === 'string') return value.replace(/\{(\w+)\}/g, (m, name: string) => ids[name] ?? m);
+  if (Array.isArray(value)) return value.map((v) => substitute(v, ids));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, ids)]));
+  return value;
+}
+
+/** `expected` as a subset of `actual`. */
+export function assertSubset(actual: unknown, expected: unknown, at = 'body'): void {
+  if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual), `${at} should be an array: ${JSON.stringify(actual)?.slice(0, 300)}`);
+    assert.equal(actual.length, expected.length, `${at} length`);
+    expected.forEach((e, i) => assertSubset(actual[i], e, `${at}[${i}]`));
+  } else if (expected && typeof expected === 'object') {
+    assert.ok(actual && typeof actual === 'object' && !Array.isArray(actual), `${at} should be an object: ${JSON.stringify(actual)?.slice(0, 300)}`);
+    for (const [k, v] of Object.entries(expected)) assertSubset((actual as Record<string, unknown>)[k], v, `${at}.${k}`);
+  } else {
+    assert.deepEqual(actual, expected, at);
+  }
+}
+
+function recording(inner: CoreClient, calls: CoreCall[]): CoreClient {
+  return {
+    forCaller(credentials) {
+      const call = inner.forCaller(credentials);
+      return (c) => {
+        calls.push(c);
+        return call(c);
+      };
+    },
+    close: () => inner.close(),
+  };
+}
+
+export async function runGolden(c: GoldenCase): Promise<void> {
+  const store = SqliteStore.open({ dataDir: ':memory:' });
+  await store.collection('jobs').insertMany(jobs);
+  await store.collection('tasks').insertMany(tasks);
+  await store.collection('groups').insertMany(groups);
+  await store.collection('accounts').insertMany(accounts);
+  const core = await startCore(store);
+  const calls: CoreCall[] = [];
+  const config = await testConfig({ CORE_URL: core.url, ...(c.release ? { PLATFORM_RELEASE: c.release } : {}) });
+  const gw = await startGateway(core.url, c.release ? { PLATFORM_RELEASE: c.release } : {}, { coreClient: recording(createCoreClient(core.url, config.gateway.timeoutMs), calls) });
+  try {
+    await createWorkflow(core, workflow('legacy-wait', { c3d4: manual({ approved: '$var.job.approved' }) }, [['workflow_start', 'c3d4'], ['c3d4', 'workflow_end']]));
+    await createWorkflow(core, workflow('legacy-fails', { f00d: failing() }, [['workflow_start', 'f00d'], ['f00d', 'workflow_end']]));
+    const running = await startJob(core, 'legacy-wait');
+    const errjob = await startJob(core, 'legacy-fails');
+    await job(core, errjob);
+    const admin = (await core.core.auth.findAccount('admin'))!['_id'] as string;
+    const ids: Record<string, string> = {
+      job: running, task: await runningTask(core, running, 'c3d4'), errjob, admin,
+      GOPS: GROUP_OPS, GENG: GROUP_ENG, ALICE: ACCOUNT_ADMIN, OLGA: ACCOUNT_OPERATOR,
+      ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`J${n}`, jobId(n)])),
+      ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`T${n}`, taskId(n)])),
+    };
+    const req = substitute(c.request, ids) as GoldenCase['request'];
+    const qs = req.query ? `?${new URLSearchParams(req.query).toString()}` : '';
+    const res = await request(`${gw.url}${req.path}${qs}`, {
+      method: req.method,
+      headers: { authorization: `Bearer ${core.adminToken}`, 'content-type': 'application/json' },
+      ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
+    });
+    const expected = substitute(c.expectAnswer, ids) as GoldenCase['expectAnswer'];
+    assert.equal(res.status, expected.status, `answer status (body ${JSON.stringify(res.body)?.slice(0, 400)})`);
+    if (expected.body !== undefined) assertSubset(res.body, expected.body);
+    for (const [name, value] of Object.entries(expected.headers ?? {})) assert.equal(res.headers.get(name), value, `header ${name}`);
+    const expectedCalls = substitute(c.expectCore, ids) as GoldenCall[];
+    // The audit's own /whoami lookup is not part of the rewrite.
+    const made = calls.filter((k) => k.path !== '/whoami');
+    assert.equal(made.length, expectedCalls.length, `core calls: ${JSON.stringify(made)}`);
+    expectedCalls.forEach((e, i) => {
+      assert.equal(made[i]!.method, e.method, `call ${i} method`);
+      assert.equal(made[i]!.path, e.path, `call ${i} path`);
+      if (e.query) assert.deepEqual(made[i]!.query, e.query, `call ${i} query`);
+      if (e.body !== undefined) assertSubset(made[i]!.body, e.body, `call ${i} body`);
+    });
+  } finally {
+    await gw.close();
+    await core.close();
+    await store.close();
+  }
+}
