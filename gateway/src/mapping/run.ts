@@ -38,7 +38,7 @@ export interface HatchApi {
 }
 
 /** An escape hatch: the few operations whose rewrite needs code. */
-export type Hatch = (scope: Scope, api: HatchApi) => Promise<CoreAnswer>;
+export type Hatch = (args: unknown, scope: Scope, api: HatchApi) => Promise<CoreAnswer>;
 
 export interface LegacyRequest {
   readonly params: Record<string, string>;
@@ -86,7 +86,7 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
     } else if ('answer' in step) {
       return { status: step.status ?? 200, body: fill(step.answer, scope) ?? null };
     } else if ('code' in step) {
-      return hatches.get(step.code)!(scope, { call: callCore });
+      return hatches.get(step.code)!(fill(step.with, scope), scope, { call: callCore });
     } else {
       throw new LegacyFailure(step.unavailable);
     }
