@@ -17,7 +17,7 @@ import { legacyRouter } from './legacy.ts';
 import { hatches } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
 import type { Entry } from './mapping/types.ts';
-import { passThrough } from './proxy.ts';
+import { parseSize, passThrough } from './proxy.ts';
 import { loadCalendar } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
 
@@ -51,7 +51,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const entries = deps.entries ?? loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
   const app = new Koa();
   app.silent = true;
-  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs });
+  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) });
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   const audit = new AuditRecorder(deps.store, deps.logger);
   const legacy = legacyRouter({

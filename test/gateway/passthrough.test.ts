@@ -79,3 +79,48 @@ test('with the core unreachable the gateway answers 502 in the envelope, quickly
     await new Promise((r) => s.close(r));
   }
 });
+
+test('a core that accepts but never answers gets a 504 in the envelope after the timeout', async () => {
+  const { createServer } = await import('node:net');
+  // A socket that swallows requests: what a hung core looks like from outside.
+  const blackHole = createServer(() => undefined);
+  await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', () => r()));
+  const port = (blackHole.address() as AddressInfo).port;
+  const config = await testConfig({ CORE_URL: `http://127.0.0.1:${port}`, GATEWAY_TIMEOUT_MS: '300' });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: SqliteStore.open({ dataDir: ':memory:' }) });
+  const s = await listen(gateway.app, 0, '127.0.0.1');
+  try {
+    const started = Date.now();
+    const res = await request(`http://127.0.0.1:${(s.address() as AddressInfo).port}/operations-manager/jobs`);
+    assert.equal(res.status, 504);
+    assert.deepEqual(res.body, { message: 'The core service did not answer in time; try again shortly', data: null, metadata: {} });
+    assert.ok(Date.now() - started < 2000);
+  } finally {
+    await gateway.close();
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+    blackHole.close();
+  }
+});
+
+test('a body larger than the limit is refused with 413 before reaching the core, declared or streamed', async () => {
+  const big = 'x'.repeat(2 * 1024 * 1024);
+  const declared = await request(`${gatewayUrl}/operations-manager/jobs/start`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${core.adminToken}` }, body: JSON.stringify({ workflow: big }) });
+  assert.equal(declared.status, 413);
+  const stream = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(`{"workflow":"${big}"}`));
+      controller.close();
+    },
+  });
+  const streamed = await fetch(`${gatewayUrl}/operations-manager/jobs/start`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${core.adminToken}` }, body: stream, duplex: 'half' } as RequestInit);
+  assert.equal(streamed.status, 413);
+  await streamed.text();
+});
+
+test('hop-by-hop headers, and those the Connection header names, are dropped', async () => {
+  const { stripHopByHop } = await import('../../gateway/src/proxy.ts');
+  const headers: Record<string, string> = { connection: 'keep-alive, x-private', 'keep-alive': 'timeout=5', 'x-private': 'secret', te: 'trailers', upgrade: 'h2c', 'content-type': 'application/json', 'x-request-id': 'r1' };
+  stripHopByHop(headers);
+  assert.deepEqual(headers, { 'content-type': 'application/json', 'x-request-id': 'r1' });
+});

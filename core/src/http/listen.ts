@@ -14,6 +14,8 @@ export function listen(app: Koa, port: number, host: string): Promise<Server> {
   // Clients on keep-alive connections (the gateway's pool) must see the close first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // A client that sends its request too slowly is cut off rather than held forever.
+  server.requestTimeout = 120_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
