@@ -2,13 +2,14 @@
  * `npm run bench`: every benchmark figure the issues ask for, each beside its
  * baseline in the same run, written to BENCHMARKS.md with the command and date.
  *
- *   npm run bench -- [--only all|search|engine] [--jobs 1000000] [--runs 300]
+ *   npm run bench -- [--only all|search|engine|gateway] [--jobs 1000000] [--runs 300] [--seconds 10]
  *                    [--engine-jobs 3000] [--data-dir .bench-data/search] [--fresh] [--no-write]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { engineSection } from './bench/engine-section.ts';
+import { gatewaySection } from './bench/gateway-section.ts';
 import { searchSection } from './bench/search-section.ts';
 
 const { values: args } = parseArgs({
@@ -17,6 +18,7 @@ const { values: args } = parseArgs({
     jobs: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '300' },
     'engine-jobs': { type: 'string', default: '3000' },
+    seconds: { type: 'string', default: '10' },
     'data-dir': { type: 'string', default: '.bench-data/search' },
     fresh: { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
@@ -26,8 +28,9 @@ const jobCount = Number(args.jobs);
 const runs = Number(args.runs);
 const engineJobs = Number(args['engine-jobs']);
 const only = args.only!;
-if (!['all', 'search', 'engine'].includes(only) || !Number.isSafeInteger(jobCount) || jobCount < 1000 || !Number.isSafeInteger(runs) || runs < 10 || !Number.isSafeInteger(engineJobs) || engineJobs < 100) {
-  console.error('usage: npm run bench -- [--only all|search|engine] [--jobs N>=1000] [--runs N>=10] [--engine-jobs N>=100] [--data-dir DIR] [--fresh] [--no-write]');
+const seconds = Number(args.seconds);
+if (!['all', 'search', 'engine', 'gateway'].includes(only) || !Number.isSafeInteger(seconds) || seconds < 2 || !Number.isSafeInteger(jobCount) || jobCount < 1000 || !Number.isSafeInteger(runs) || runs < 10 || !Number.isSafeInteger(engineJobs) || engineJobs < 100) {
+  console.error('usage: npm run bench -- [--only all|search|engine|gateway] [--seconds N>=2] [--jobs N>=1000] [--runs N>=10] [--engine-jobs N>=100] [--data-dir DIR] [--fresh] [--no-write]');
   process.exit(2);
 }
 
@@ -48,4 +51,9 @@ if (only === 'all' || only === 'engine') {
   const section = await engineSection(engineJobs);
   console.log(`\n${section}\n`);
   if (!args['no-write']) write('engine', section);
+}
+if (only === 'all' || only === 'gateway') {
+  const section = await gatewaySection(seconds, 10);
+  console.log(`\n${section}\n`);
+  if (!args['no-write']) write('gateway', section);
 }

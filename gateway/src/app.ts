@@ -11,6 +11,7 @@ import { requestContext } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
 import type { Store } from '../../core/src/store/types.ts';
 import { AuditRecorder } from './audit/recorder.ts';
+import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
 import type { CoreClient } from './core-client.ts';
 import { legacyRouter } from './legacy.ts';
@@ -75,7 +76,11 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     }
     await next();
   });
-  app.use(legacy.routes());
+  app.use(auditReportRoute({ entries, calendar, release: deps.config.platform.release, store: deps.store, audit, client }));
+  // Most calls are new ones: only paths under a legacy prefix are matched against the table.
+  const prefixes = new Set(entries.map((e) => e.legacy.path.split('/')[1]));
+  const legacyRoutes = legacy.routes() as unknown as Koa.Middleware;
+  app.use((ctx, next) => (prefixes.has(ctx.path.split('/', 2)[1]) ? legacyRoutes(ctx, next) : next()));
   app.use(async (ctx, next) => {
     for (const [from, to] of ALIASES) {
       if (ctx.path.startsWith(from)) ctx.req.url = `${to}${ctx.req.url!.slice(from.length)}`;

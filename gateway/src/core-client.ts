@@ -1,10 +1,12 @@
 /**
  * Calls from the gateway to the core for rewritten legacy operations, over
  * one keep-alive pool, with the legacy caller's own credentials, so the core
- * decides what the caller may do exactly as for a direct call.
+ * decides what the caller may do exactly as for a direct call. On node:http:
+ * a rewritten call is only JSON in and out, and got's per-request machinery
+ * cost more than the rest of the rewrite (BENCHMARKS.md).
  */
-import { Agent } from 'node:http';
-import got from 'got';
+import { Agent, request } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { CallCore, CoreAnswer } from './mapping/run.ts';
 import { LegacyFailure } from './mapping/run.ts';
 
@@ -21,35 +23,42 @@ export interface CoreClient {
 }
 
 export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient {
+  const target = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const client = got.extend({ prefixUrl: baseUrl, agent: { http: agent }, throwHttpErrors: false, retry: { limit: 0 }, timeout: { request: timeoutMs }, responseType: 'text' });
   return {
     forCaller(credentials) {
-      const headers: Record<string, string> = {};
-      if (credentials.authorization) headers['authorization'] = credentials.authorization;
-      if (credentials.cookie) headers['cookie'] = credentials.cookie;
-      return async (call): Promise<CoreAnswer> => {
-        const searchParams = new URLSearchParams(call.query);
-        if (credentials.token && !credentials.authorization) searchParams.set('token', credentials.token);
-        try {
-          const res = await client(call.path.replace(/^\//, ''), {
-            method: call.method,
-            headers,
-            searchParams,
-            ...(call.body === undefined || call.method === 'GET' ? {} : { json: call.body }),
-          });
-          let body: unknown = res.body;
-          try {
-            body = res.body.length > 0 ? JSON.parse(res.body) : null;
-          } catch {
-            // A non-JSON answer stays text.
+      return (call): Promise<CoreAnswer> =>
+        new Promise((resolve, reject) => {
+          const searchParams = new URLSearchParams(call.query);
+          if (credentials.token && !credentials.authorization) searchParams.set('token', credentials.token);
+          const qs = searchParams.toString();
+          const payload = call.body === undefined || call.method === 'GET' ? null : Buffer.from(JSON.stringify(call.body));
+          const headers: OutgoingHttpHeaders = { accept: 'application/json' };
+          if (credentials.authorization) headers['authorization'] = credentials.authorization;
+          if (credentials.cookie) headers['cookie'] = credentials.cookie;
+          if (payload) {
+            headers['content-type'] = 'application/json';
+            headers['content-length'] = payload.length;
           }
-          return { status: res.statusCode, body };
-        } catch (err) {
-          const code = (err as { code?: string }).code;
-          throw new LegacyFailure(code === 'ETIMEDOUT' ? 'The core service did not answer in time' : 'The core service is not reachable; try again shortly');
-        }
-      };
+          const req = request({ host: target.hostname, port: target.port, method: call.method, path: `${call.path}${qs ? `?${qs}` : ''}`, headers, agent }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              let body: unknown = text;
+              try {
+                body = text.length > 0 ? JSON.parse(text) : null;
+              } catch {
+                // A non-JSON answer stays text.
+              }
+              resolve({ status: res.statusCode ?? 502, body });
+            });
+            res.on('error', () => reject(new LegacyFailure('The core service closed the connection')));
+          });
+          req.setTimeout(timeoutMs, () => req.destroy(new LegacyFailure('The core service did not answer in time')));
+          req.on('error', (err) => reject(err instanceof LegacyFailure ? err : new LegacyFailure('The core service is not reachable; try again shortly')));
+          req.end(payload ?? undefined);
+        });
     },
     close: () => agent.destroy(),
   };

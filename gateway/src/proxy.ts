@@ -6,12 +6,14 @@
  * body over the limit is refused (413) without being buffered. When the core
  * cannot be reached the caller gets a quick 502, when it is too slow a 504,
  * both in the surface's own shape.
+ *
+ * Written on node:http rather than http-proxy: measured on this machine the
+ * library cost 43% of a bare pass-through's throughput (BENCHMARKS.md), and
+ * the few things it did for us fit in this file.
  */
-import { Agent } from 'node:http';
-import type { ClientRequest, IncomingMessage } from 'node:http';
-import { Transform } from 'node:stream';
+import { Agent, request } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
-import { createProxyServer } from 'http-proxy-3';
 import { AppError } from '../../core/src/errors.ts';
 import { renderError } from '../../core/src/http/error-handler.ts';
 import type { RequestState } from '../../core/src/http/request-context.ts';
@@ -23,9 +25,9 @@ export interface ProxyOptions {
   readonly bodyLimitBytes: number;
 }
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade'];
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade', 'transfer-encoding'];
 
-export function stripHopByHop(headers: IncomingMessage['headers']): void {
+export function stripHopByHop(headers: IncomingHttpHeaders | Record<string, string>): void {
   const listed = String(headers['connection'] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
   for (const name of [...HOP_BY_HOP, ...listed]) delete headers[name];
 }
@@ -39,43 +41,31 @@ export function parseSize(text: string): number {
 }
 
 export function passThrough(options: ProxyOptions): { middleware: Middleware; close(): void } {
+  const target = new URL(options.target);
   const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1000 });
-  const proxy = createProxyServer({ target: options.target, agent, xfwd: true, proxyTimeout: options.timeoutMs });
-  const upstream = new WeakMap<IncomingMessage, ClientRequest>();
-  // Only remembered here: by the time this fires the upstream headers may already be sent.
-  proxy.on('proxyReq', (proxyReq, req) => upstream.set(req, proxyReq));
-  proxy.on('proxyRes', (proxyRes) => stripHopByHop(proxyRes.headers));
 
   const middleware: Middleware = async function passThroughMiddleware(ctx) {
     const state = ctx.state as RequestState;
     const surface = ctx.path.startsWith('/operations-manager') ? 'operations-manager' : 'plain';
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > options.bodyLimitBytes) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`);
-    ctx.req.headers['x-request-id'] = state.requestId;
-    // The proxy copies the incoming headers, so hop-by-hop ones are dropped before it does.
-    stripHopByHop(ctx.req.headers);
+    const headers: OutgoingHttpHeaders = { ...ctx.req.headers };
+    stripHopByHop(headers as IncomingHttpHeaders);
+    headers['host'] = target.host;
+    headers['x-request-id'] = state.requestId;
+    headers['x-forwarded-for'] = ctx.req.headers['x-forwarded-for'] ? `${ctx.req.headers['x-forwarded-for']}, ${ctx.ip}` : ctx.ip;
+    headers['x-forwarded-host'] = ctx.req.headers['host'] ?? '';
+    headers['x-forwarded-proto'] = ctx.protocol;
+    if (ctx.req.headers['transfer-encoding'] && !ctx.req.headers['content-length']) headers['transfer-encoding'] = 'chunked';
     ctx.respond = false;
     const started = Date.now();
-    // Counts a streamed body (no Content-Length) without holding it.
-    let seen = 0;
-    const limiter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        seen += chunk.length;
-        done(seen > options.bodyLimitBytes ? new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large') : null, chunk);
-      },
-    });
-    ctx.req.pipe(limiter);
     await new Promise<void>((resolve) => {
-      ctx.res.once('close', () => resolve());
-      const fail = (err: Error): void => {
-        const tooLarge = err instanceof AppError && err.status === 413;
-        const timedOut = !tooLarge && Date.now() - started >= options.timeoutMs - 5;
-        const appError = tooLarge
-          ? err
-          : timedOut
-            ? new AppError(504, 'UPSTREAM_TIMEOUT', 'The core service did not answer in time; try again shortly')
-            : new AppError(502, 'UPSTREAM_FAILED', 'The core service is not reachable; try again shortly');
-        state.logger.warn('pass-through failed', { error: err.message, status: appError.status });
+      let settled = false;
+      const fail = (appError: AppError, upstreamError?: Error): void => {
+        if (settled) return;
+        settled = true;
+        upstream.destroy();
+        state.logger.warn('pass-through failed', { error: upstreamError?.message ?? appError.message, status: appError.status });
         if (!ctx.res.headersSent) {
           ctx.res.writeHead(appError.status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Error-Code': appError.code, 'X-Request-Id': state.requestId, 'Cache-Control': 'no-store' });
           ctx.res.end(JSON.stringify(renderError(surface, appError)));
@@ -84,19 +74,37 @@ export function passThrough(options: ProxyOptions): { middleware: Middleware; cl
         }
         resolve();
       };
-      // http-proxy does not watch the stream it pipes from; a refused body must stop the upstream call here.
-      limiter.on('error', (err: Error) => {
-        upstream.get(ctx.req)?.destroy();
-        fail(err);
+      const upstream = request({ host: target.hostname, port: target.port, path: ctx.req.url, method: ctx.req.method, headers, agent }, (res) => {
+        const responseHeaders = { ...res.headers };
+        stripHopByHop(responseHeaders);
+        ctx.res.writeHead(res.statusCode ?? 502, responseHeaders);
+        res.pipe(ctx.res);
+        res.on('end', () => {
+          settled = true;
+          resolve();
+        });
+        res.on('error', (err) => fail(new AppError(502, 'UPSTREAM_FAILED', 'The core service closed the connection'), err));
       });
-      proxy.web(ctx.req, ctx.res, { buffer: limiter }, fail);
+      upstream.setTimeout(options.timeoutMs, () => fail(new AppError(504, 'UPSTREAM_TIMEOUT', 'The core service did not answer in time; try again shortly')));
+      upstream.on('error', (err) => {
+        const timedOut = Date.now() - started >= options.timeoutMs - 5;
+        fail(timedOut ? new AppError(504, 'UPSTREAM_TIMEOUT', 'The core service did not answer in time; try again shortly') : new AppError(502, 'UPSTREAM_FAILED', 'The core service is not reachable; try again shortly'), err);
+      });
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) upstream.destroy();
+        resolve();
+      });
+      // Count a streamed body (no Content-Length) as it passes, without holding it.
+      let seen = 0;
+      ctx.req.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > options.bodyLimitBytes) {
+          ctx.req.unpipe(upstream);
+          fail(new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
+        }
+      });
+      ctx.req.pipe(upstream);
     });
   };
-  return {
-    middleware,
-    close() {
-      proxy.close();
-      agent.destroy();
-    },
-  };
+  return { middleware, close: () => agent.destroy() };
 }
