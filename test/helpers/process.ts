@@ -11,13 +11,18 @@ export interface CoreProcess {
 }
 
 export function spawnCore(env: Record<string, string>): Promise<CoreProcess> {
+  return spawnService('core/src/main.ts', { CORE_PORT: '0', ...env });
+}
+
+/** Any of the project's services (core or gateway) as a child process. */
+export function spawnService(script: string, env: Record<string, string>): Promise<CoreProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'core/src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ...env },
+      env: { ...process.env, LOG_LEVEL: 'info', MONGO_URL: '', ...env },
     });
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`core did not start: ${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out}`)), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /listening on port (\d+)/.exec(out);
@@ -31,7 +36,7 @@ export function spawnCore(env: Record<string, string>): Promise<CoreProcess> {
     child.stderr!.resume();
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`core exited with ${code} before listening: ${out}`));
+      reject(new Error(`${script} exited with ${code} before listening: ${out}`));
     });
   });
 }
@@ -42,5 +47,14 @@ export function crash(core: CoreProcess): Promise<void> {
     if (core.child.exitCode !== null) return resolve();
     core.child.once('exit', () => resolve());
     core.child.kill('SIGKILL');
+  });
+}
+
+/** Stops a process the clean way (SIGTERM) and waits for it to exit. */
+export function stop(p: CoreProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (p.child.exitCode !== null) return resolve();
+    p.child.once('exit', () => resolve());
+    p.child.kill('SIGTERM');
   });
 }
