@@ -52,7 +52,10 @@ export function deprecationHeaders(entry: Entry, calendar: ReleaseCalendar): Rec
 
 export function goneMessage(entry: Entry): string {
   const replacement = entry.replacement ? `use ${entry.replacement.method} ${entry.replacement.path} instead` : 'it has no replacement';
-  return `${entry.operation} (${entry.legacy.method} ${entry.legacy.path}) was removed in release ${entry.removed}; ${replacement}`;
+  const route = `${entry.legacy.method} ${entry.legacy.path}`;
+  // Platform-core operations are named by their route already.
+  const what = entry.operation === route ? route : `${entry.operation} (${route})`;
+  return `${what} was removed in release ${entry.removed}; ${replacement}`;
 }
 
 function credentialsOf(ctx: Context): Credentials {
@@ -98,8 +101,10 @@ export function legacyRouter(deps: LegacyDeps): Router {
           outcome = 'failed';
           const message = err instanceof LegacyFailure ? err.message : 'Internal error';
           if (!(err instanceof LegacyFailure)) (ctx.state as RequestState).logger.error('legacy operation failed', { entry: entry.id, error: String(err) });
-          // Legacy errors keep the legacy form: a plain JSON string, status 500 (decisions.md item 18).
-          ctx.status = 500;
+          // Legacy errors keep the legacy form, a plain JSON string with status 500 (decisions.md item 18),
+          // except missing credentials and missing roles, which stay 401 and 403 (item 7).
+          const coreStatus = err instanceof LegacyFailure ? err.coreStatus : null;
+          ctx.status = coreStatus === 401 || coreStatus === 403 ? coreStatus : 500;
           ctx.type = 'application/json';
           ctx.body = JSON.stringify(message);
         }

@@ -103,3 +103,14 @@ test('every legacy call is recorded for the audit, with the caller\'s account an
   assert.equal(record['status'], 200);
   assert.equal(record['removed'], '2022.2');
 });
+
+test('without credentials a legacy call answers 401, and without the role 403, as plain strings', async () => {
+  const anonymous = await request(`${gw.url}/workflow_engine/getJob/${'a'.repeat(24)}`);
+  assert.equal(anonymous.status, 401);
+  assert.equal(anonymous.body, 'Authentication is required');
+  const { makeUser } = await import('../helpers/users.ts');
+  const nobody = await makeUser(core, 'legacy-nobody');
+  const refused = await request(`${gw.url}/workflow_engine/getJob/${'a'.repeat(24)}`, { headers: { authorization: `Bearer ${nobody.token}` } });
+  assert.equal(refused.status, 403);
+  assert.equal(typeof refused.body, 'string');
+});
