@@ -119,7 +119,13 @@ export class AuthService {
   }
 
   async logout(caller: Caller): Promise<void> {
-    if (caller.sessionId) await this.sessions.end(caller.sessionId);
+    if (!caller.sessionId) return;
+    await this.sessions.end(caller.sessionId);
+    if (caller.principal === 'account') {
+      const account = await this.store.collection('accounts').findById(caller.id);
+      if (account && account['loggedIn'] === true) await this.store.collection('accounts').replaceOne({ ...account, loggedIn: false });
+    }
+    this.invalidate();
   }
 
   private async caller(principal: Caller['principal'], id: string, sessionId: string | null): Promise<Caller | null> {

@@ -115,6 +115,8 @@ describe('credentials', () => {
     assert.equal(out.status, 200);
     assert.equal((await whoami({ headers: { authorization: `Bearer ${token}` } })).status, 401);
     assert.equal((await whoami({ headers: { authorization: `Bearer ${loginToken}` } })).status, 200);
+    const admin = await core.core.auth.findAccount('admin');
+    assert.equal(admin!['loggedIn'], false, 'logging out clears loggedIn');
   });
 
   test('passwords and tokens never reach the logs', async () => {
