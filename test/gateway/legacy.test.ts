@@ -114,3 +114,9 @@ test('without credentials a legacy call answers 401, and without the role 403, a
   assert.equal(refused.status, 403);
   assert.equal(typeof refused.body, 'string');
 });
+
+test('list values reach the core with their commas, and a comma inside one value stays inside it', async () => {
+  const { encodeValue } = await import('../../gateway/src/core-client.ts');
+  assert.equal(encodeValue('running,paused'), 'running,paused');
+  assert.equal(encodeValue('a%2Cb,c d'), 'a%2Cb,c%20d');
+});

@@ -46,9 +46,14 @@ export interface LegacyRequest {
   readonly body: unknown;
 }
 
+/** The core's message, with its per-parameter reasons when it gave some (bulk refusals, validation). */
 function messageOf(body: unknown): string {
   if (typeof body === 'string') return body;
-  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') return (body as { message: string }).message;
+  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
+    const { message, metadata } = body as { message: string; metadata?: { errors?: Array<{ parameter?: unknown; message?: unknown }> } };
+    const reasons = Array.isArray(metadata?.errors) ? metadata.errors.map((e) => `${String(e.parameter)}: ${String(e.message)}`) : [];
+    return reasons.length > 0 && !reasons.every((r) => message.includes(r.split(': ').slice(1).join(': '))) ? `${message} (${reasons.join('; ')})` : message;
+  }
   return JSON.stringify(body);
 }
 

@@ -4,5 +4,28 @@
  * it with `{"code": "<name>"}`, and the loader refuses names not listed.
  */
 import type { Hatch } from '../run.ts';
+import { pcAll } from './pc-all.ts';
+import { pcInherited } from './pc-inherited.ts';
+import { pcList } from './pc-list.ts';
+import { pcSearch } from './pc-search.ts';
+import { pcUpdate } from './pc-update.ts';
+import { weAddWatchers } from './we-add-watchers.ts';
+import { weClaimTask } from './we-claim-task.ts';
+import { weGetTask } from './we-get-task.ts';
+import { weJobList } from './we-job-list.ts';
+import { weJobsFromTaskQuery } from './we-jobs-from-tasks.ts';
+import { weTaskIterations } from './we-task-iterations.ts';
 
-export const hatches: ReadonlyMap<string, Hatch> = new Map<string, Hatch>([]);
+export const hatches: ReadonlyMap<string, Hatch> = new Map<string, Hatch>([
+  ['pcAll', pcAll],
+  ['pcInherited', pcInherited],
+  ['pcList', pcList],
+  ['pcSearch', pcSearch],
+  ['pcUpdate', pcUpdate],
+  ['weAddWatchers', weAddWatchers],
+  ['weClaimTask', weClaimTask],
+  ['weGetTask', weGetTask],
+  ['weJobList', weJobList],
+  ['weJobsFromTaskQuery', weJobsFromTaskQuery],
+  ['weTaskIterations', weTaskIterations],
+]);

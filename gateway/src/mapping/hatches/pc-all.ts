@@ -1,0 +1,70 @@
+/**
+ * `pcAll`: a whole list of the authorization API as one array. Legacy list
+ * operations (`GET /config/roles`, `GET /groups/list`, group members, the
+ * method registry) answered everything at once, while the new lists page:
+ * the hatch reads page after page until `total` is reached.
+ *
+ * with: {path, query?, pick?: [keys], where?: {dotted.path: value | {startsWith}}, one?: "<not found message>"}
+ * `pick` keeps only those keys of each item; `where` keeps matching items;
+ * `one` answers the first match alone, or fails with that message.
+ */
+import { LegacyFailure } from '../run.ts';
+import type { Hatch } from '../run.ts';
+import { argsOf, isObject, PAGE, send, text } from './pc-common.ts';
+
+const HATCH = 'pcAll';
+
+type Test = (value: unknown) => boolean;
+
+function at(item: unknown, path: string): unknown {
+  let value = item;
+  for (const part of path.split('.')) value = isObject(value) ? value[part] : undefined;
+  return value;
+}
+
+function tests(where: unknown): Array<[string, Test]> {
+  if (where === undefined) return [];
+  if (!isObject(where)) throw new LegacyFailure(`${HATCH}: where must be an object`);
+  return Object.entries(where).map(([path, expected]): [string, Test] => {
+    if (isObject(expected) && typeof expected['startsWith'] === 'string') {
+      const prefix = expected['startsWith'];
+      return [path, (v) => typeof v === 'string' && v.startsWith(prefix)];
+    }
+    return [path, (v) => v === expected];
+  });
+}
+
+function picker(pick: unknown): (item: unknown) => unknown {
+  if (pick === undefined) return (item) => item;
+  if (!Array.isArray(pick) || !pick.every((k) => typeof k === 'string')) throw new LegacyFailure(`${HATCH}: pick must be a list of keys`);
+  return (item) => (isObject(item) ? Object.fromEntries(pick.filter((k: string) => k in item).map((k: string) => [k, item[k]])) : item);
+}
+
+function queryOf(value: unknown): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new LegacyFailure(`${HATCH}: query must be an object`);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+}
+
+export const pcAll: Hatch = async (raw, _scope, api) => {
+  const args = argsOf(raw, HATCH);
+  const path = text(args, 'path', HATCH);
+  const query = queryOf(args['query']);
+  const matches = tests(args['where']);
+  const pick = picker(args['pick']);
+  const one = args['one'];
+  const kept: unknown[] = [];
+  for (let skip = 0; ; skip += PAGE) {
+    const { body } = await send(api.call, { method: 'GET', path, query: { ...query, limit: String(PAGE), skip: String(skip) } });
+    const page = isObject(body) && Array.isArray(body['results']) ? body['results'] : [];
+    const total = isObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
+    kept.push(...page.filter((item: unknown) => matches.every(([p, test]) => test(at(item, p)))));
+    if (typeof one === 'string' && kept.length > 0) break;
+    if (page.length === 0 || skip + page.length >= total) break;
+  }
+  if (typeof one === 'string') {
+    if (kept.length === 0) throw new LegacyFailure(one);
+    return { status: 200, body: pick(kept[0]) };
+  }
+  return { status: 200, body: kept.map(pick) };
+};

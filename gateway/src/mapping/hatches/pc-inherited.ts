@@ -1,0 +1,49 @@
+/**
+ * `pcInherited`: `GET /accounts/:id/inherited` and `GET /groups/:id/inherited`.
+ * The new interface stores only direct memberships, so the hatch walks the
+ * groups the way the core decides a caller's rights (core/src/auth/caller.ts):
+ * through memberOf, skipping inactive groups and what lies beyond them.
+ * Answers the document with two lists added:
+ * - `inheritedGroups`: `[{groupId, name}]`, groups reached only through other groups;
+ * - `inheritedRoles`: `[{roleId, groupId}]`, roles given by any group reached
+ *   (the first group, in walking order, that gives it).
+ *
+ * with: {kind: accounts|groups, id}
+ */
+import type { Hatch } from '../run.ts';
+import type { Obj } from './pc-common.ts';
+import { argsOf, isObject, kindOf, pathOf, send, text } from './pc-common.ts';
+
+const HATCH = 'pcInherited';
+
+function refs(doc: unknown, list: string, key: string): string[] {
+  const value = isObject(doc) ? doc[list] : undefined;
+  return Array.isArray(value) ? value.map((r: unknown) => (isObject(r) ? r[key] : undefined)).filter((id): id is string => typeof id === 'string') : [];
+}
+
+export const pcInherited: Hatch = async (raw, _scope, api) => {
+  const args = argsOf(raw, HATCH);
+  const kind = kindOf(args, HATCH, ['accounts', 'groups']);
+  const id = text(args, 'id', HATCH);
+  const { body: doc } = await send(api.call, { method: 'GET', path: pathOf(kind, id) });
+  const direct = new Set(refs(doc, 'memberOf', 'groupId'));
+  const seen = new Set<string>(kind === 'groups' ? [id] : []);
+  const inheritedGroups: Obj[] = [];
+  const inheritedRoles = new Map<string, Obj>();
+  let frontier = [...direct];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const groupId of frontier) {
+      if (seen.has(groupId)) continue;
+      seen.add(groupId);
+      // A membership naming a group deleted meanwhile is skipped, as the core skips it.
+      const { status, body: group } = await send(api.call, { method: 'GET', path: pathOf('groups', groupId) }, [404]);
+      if (status === 404 || !isObject(group) || group['inactive'] === true) continue;
+      if (!direct.has(groupId)) inheritedGroups.push({ groupId, name: group['name'] });
+      for (const roleId of refs(group, 'assignedRoles', 'roleId')) if (!inheritedRoles.has(roleId)) inheritedRoles.set(roleId, { roleId, groupId });
+      next.push(...refs(group, 'memberOf', 'groupId'));
+    }
+    frontier = next;
+  }
+  return { status: 200, body: { ...(isObject(doc) ? doc : {}), inheritedGroups, inheritedRoles: [...inheritedRoles.values()] } };
+};

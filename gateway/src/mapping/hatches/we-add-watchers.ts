@@ -1,0 +1,28 @@
+/**
+ * addWatchers: the interface replaces it with `watch`, which adds only the
+ * caller. Accounts other than the caller cannot be added through it, so they
+ * are refused rather than silently left out.
+ */
+import { LegacyFailure } from '../run.ts';
+import type { CoreAnswer, HatchApi } from '../run.ts';
+import type { Scope } from '../template.ts';
+import { callOk, isObject } from './we-common.ts';
+
+export async function weAddWatchers(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
+  const { jobId, watchers } = isObject(args) ? args : {};
+  if (typeof jobId !== 'string' || jobId === '') throw new LegacyFailure('job_id is required');
+  const wanted = Array.isArray(watchers) ? watchers.map(String) : [];
+  const path = `/operations-manager/jobs/${encodeURIComponent(jobId)}`;
+  if (wanted.length > 0) {
+    const me = await api.call({ method: 'GET', path: '/whoami', query: {}, body: undefined });
+    const caller = isObject(me.body) ? me.body : {};
+    // Legacy clients named watchers by account id or by username.
+    const others = wanted.filter((w) => w !== caller['id'] && w !== caller['username']);
+    if (others.length > 0) {
+      throw new LegacyFailure(`addWatchers can only add the caller on this platform (POST /operations-manager/jobs/:jobId/watch); ${others.join(', ')} must watch the job themselves`);
+    }
+    await callOk(api, { method: 'POST', path: `${path}/watch` });
+  }
+  const job = await callOk(api, { method: 'GET', path });
+  return { status: 200, body: job.data ?? null };
+}

@@ -1,0 +1,20 @@
+/**
+ * claimTask: the legacy body named the owner in `user`; the new interface
+ * splits that into two operations, so which one to call depends on the body
+ * (templates have no conditions).
+ */
+import { LegacyFailure } from '../run.ts';
+import type { CoreAnswer, HatchApi } from '../run.ts';
+import type { Scope } from '../template.ts';
+import { callOk, isObject } from './we-common.ts';
+
+export async function weClaimTask(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
+  const { taskId, user } = isObject(args) ? args : {};
+  if (typeof taskId !== 'string' || taskId === '') throw new LegacyFailure('task_id is required');
+  const path = `/operations-manager/tasks/${encodeURIComponent(taskId)}`;
+  // A named user is an assignment (possibly to someone else); no user claims the task for the caller.
+  if (user !== undefined && user !== null && user !== '') await callOk(api, { method: 'POST', path: `${path}/assign`, body: { userId: String(user) } });
+  else await callOk(api, { method: 'POST', path: `${path}/claim` });
+  const task = await callOk(api, { method: 'GET', path });
+  return { status: 200, body: task.data ?? null };
+}

@@ -1,0 +1,16 @@
+/**
+ * getTaskIterations: Rule 4 reads a job's `tasks` map; the legacy answer is
+ * one task's `iterations`, picked by a key that arrives in the request, which
+ * a template path cannot name.
+ */
+import { LegacyFailure } from '../run.ts';
+import type { CoreAnswer, HatchApi } from '../run.ts';
+import type { Scope } from '../template.ts';
+import { isObject } from './we-common.ts';
+
+export async function weTaskIterations(args: unknown, _scope: Scope, _api: HatchApi): Promise<CoreAnswer> {
+  const { tasks, task, job } = isObject(args) ? args : {};
+  const entry = isObject(tasks) && typeof task === 'string' && Object.hasOwn(tasks, task) ? tasks[task] : undefined;
+  if (!isObject(entry)) throw new LegacyFailure(`Job ${String(job)} has no task ${String(task)}`);
+  return { status: 200, body: Array.isArray(entry['iterations']) ? entry['iterations'] : [] };
+}
