@@ -10,6 +10,7 @@ import type { ErrorDetail } from '../errors.ts';
 import { jobs as jobType } from '../search/fields.ts';
 import type { Store } from '../store/types.ts';
 import type { Engine } from './engine.ts';
+import { END, START } from './types.ts';
 import { ruleFor } from './lifecycle.ts';
 import type { JobAction } from './lifecycle.ts';
 import type { StartOptions } from './new-job.ts';
@@ -92,9 +93,12 @@ export class JobControl {
       if (!to) throw new BadRequestError(`Cannot revert job ${jobId}: it has no task ${toTask}`);
       if (from.status !== 'error') throw new BadRequestError(`Cannot revert job ${jobId}: fromTask ${fromTask} is ${from.status}, not in error`);
       if (to.status !== 'complete') throw new BadRequestError(`Cannot revert job ${jobId}: toTask ${toTask} is ${to.status}; it must be complete`);
+      if (toTask === END) throw new BadRequestError(`Cannot revert job ${jobId} to ${END}`);
       from.status = 'incomplete';
       w.job.status = 'running';
-      w.start(toTask, {});
+      // workflow_start is no task to run: reverting to it starts the workflow over.
+      if (toTask === START) w.follow(START, 'success');
+      else w.start(toTask, {});
     });
   }
 

@@ -250,3 +250,14 @@ test('forEach runs its loop body once per item, then leaves by success', async (
   assert.equal(now.tasks['f1']!.iterations.length, 4);
   assert.equal(now.tasks['e1']!.iterations.length, 3);
 });
+
+test('revert to workflow_start starts the workflow over', async () => {
+  const id = await startJob(core, 'breaks');
+  await job(core, id);
+  assert.equal((await post(core, `/jobs/${id}/revert`, { fromTask: 'f00d', toTask: 'workflow_start' })).status, 200);
+  const now = await job(core, id);
+  assert.equal(now.status, 'error', 'it ran the workflow again and failed at the same task');
+  assert.equal(now.tasks['a1b2']!.iterations.length, 2);
+  assert.equal(now.error.length, 2);
+  assert.equal((await post(core, `/jobs/${id}/revert`, { fromTask: 'f00d', toTask: 'workflow_end' })).status, 400);
+});
