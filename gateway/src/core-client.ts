@@ -22,6 +22,15 @@ export interface CoreClient {
   close(): void;
 }
 
+/**
+ * Encodes a query value keeping its commas: in `in[...]` lists they separate
+ * options, while a comma inside an option arrives already written as `%2C`
+ * (the `|join` filter), which must reach the core as `%2C` too.
+ */
+export function encodeValue(value: string): string {
+  return encodeURIComponent(value).replace(/%2C/g, ',').replace(/%252C/g, '%2C');
+}
+
 export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient {
   const target = new URL(baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -29,9 +38,9 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
     forCaller(credentials) {
       return (call): Promise<CoreAnswer> =>
         new Promise((resolve, reject) => {
-          const searchParams = new URLSearchParams(call.query);
-          if (credentials.token && !credentials.authorization) searchParams.set('token', credentials.token);
-          const qs = searchParams.toString();
+          const params: Record<string, string> = { ...call.query };
+          if (credentials.token && !credentials.authorization) params['token'] = credentials.token;
+          const qs = Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeValue(v)}`).join('&');
           const payload = call.body === undefined || call.method === 'GET' ? null : Buffer.from(JSON.stringify(call.body));
           const headers: OutgoingHttpHeaders = { accept: 'application/json' };
           if (credentials.authorization) headers['authorization'] = credentials.authorization;
