@@ -36,6 +36,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   ADMIN_PASSWORD: 'admin.password',
   AUTH_LOGOUT_TIME: 'auth.logoutTime',
   PROCESS_TASKS_ON_START: 'workflowEngine.processTasksOnStart',
+  ADAPTERS: 'adapters',
   GATEWAY_TIMEOUT_MS: 'gateway.timeoutMs',
   AUTH_MAX_FAILED_LOGINS: 'auth.maxFailedLogins',
   AUTH_MAX_FAILED_LOGINS_PER_ADDRESS: 'auth.maxFailedLoginsPerAddress',
@@ -142,16 +143,23 @@ function mergeInto(target: JsonObject, layer: JsonObject, label: string, sources
   }
 }
 
-function setPath(target: JsonObject, path: string, value: string): void {
+/** Sets a dotted path; numeric parts index into arrays (a `$VAULT_` secret inside `adapters.0.credentials`). */
+function setPath(target: JsonObject, path: string, value: Json): void {
   const parts = path.split('.');
-  let node = target;
+  let node: JsonObject | Json[] = target;
   for (const part of parts.slice(0, -1)) {
-    const next = node[part];
-    if (isObject(next)) node = next;
+    const next: Json | undefined = Array.isArray(node) ? node[Number(part)] : node[part];
+    if (isObject(next) || Array.isArray(next)) node = next;
+    else if (Array.isArray(node)) node = node[Number(part)] = {};
     else node = node[part] = {};
   }
-  node[parts[parts.length - 1]!] = value;
+  const last = parts[parts.length - 1]!;
+  if (Array.isArray(node)) node[Number(last)] = value;
+  else node[last] = value;
 }
+
+/** Environment variables whose value is JSON rather than one scalar. */
+const JSON_ENV = new Set(['ADAPTERS']);
 
 function collectStrings(value: Json, path: string, out: Array<[string, string]>): void {
   if (typeof value === 'string') out.push([path, value]);
@@ -237,7 +245,14 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<Readonly
   for (const [name, key] of Object.entries(ENV_VARS)) {
     const value = env[name];
     if (value === undefined || value === '') continue;
-    setPath(merged, key, value);
+    if (JSON_ENV.has(name)) {
+      try {
+        setPath(merged, key, JSON.parse(value) as Json);
+      } catch {
+        problems.push(`config: ${key} (${name}) must be JSON`);
+        continue;
+      }
+    } else setPath(merged, key, value);
     sources.set(key, name);
   }
 

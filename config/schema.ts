@@ -25,6 +25,18 @@ export interface VaultConfig {
 
 // Hand-written rather than derived from the joi schema so that other modules
 // read a plain, documented type; the test suite checks both stay in step.
+/** An adapter instance (decisions.md item 22): an orchestrator (`nso`) or an automation gateway (`gateway`). */
+export interface AdapterConfig {
+  /** The `adapterId` of the relay routes; may contain spaces. */
+  name: string;
+  type: 'nso' | 'gateway';
+  baseUrl: string;
+  credentials: { username: string; password: string } | { token: string } | null;
+  timeoutMs: number;
+  tls: { rejectUnauthorized: boolean; ca: string | null };
+  enabled: boolean;
+}
+
 export interface AppConfig {
   port: number;
   core: { port: number; url: string };
@@ -52,6 +64,7 @@ export interface AppConfig {
     /** Windows before removal in which deprecated operations already answer as removed. */
     brownouts: Array<{ operations: string[]; from: string; until: string }>;
   };
+  adapters: AdapterConfig[];
   workflowEngine: {
     /** Run again, on start, the automatic tasks a stopped process left running (replaces the old `activate` property). */
     processTasksOnStart: boolean;
@@ -110,6 +123,18 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
     timeoutMs: count(),
     brownouts: Joi.array().items(Joi.object({ operations: Joi.array().items(Joi.string()).min(1).required(), from: Joi.string().isoDate().required(), until: Joi.string().isoDate().required() })),
   }),
+  adapters: Joi.array().items(
+    Joi.object({
+      name: Joi.string().min(1).max(200).pattern(/^[^/]+$/).required().messages({ 'string.pattern.base': 'must not contain /' }),
+      type: Joi.string().valid('nso', 'gateway').required(),
+      baseUrl: httpUrl().required(),
+      // Entries are written by operators, so what they may leave out is marked optional with its default.
+      credentials: Joi.alternatives().try(Joi.object({ username: Joi.string().required(), password: Joi.string().required() }), Joi.object({ token: Joi.string().required() })).allow(null).optional().default(null),
+      timeoutMs: count().optional().default(10000),
+      tls: Joi.object({ rejectUnauthorized: Joi.boolean().optional().default(true), ca: Joi.string().allow(null).optional().default(null) }).optional().default({ rejectUnauthorized: true, ca: null }),
+      enabled: Joi.boolean().optional().default(true),
+    }),
+  ).unique('name'),
   workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean() }),
   vault: Joi.object({
     url: httpUrl().allow(null),

@@ -69,6 +69,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
     search: { defaultLimit: 1, maxLimit: 1, maxQueryLength: 1, maxInItems: 1, maxQDepth: 1, maxQNodes: 1, maxValueLength: 1, countCacheEntries: 1 },
     vault: { url: null, token: null, tokenFile: null, endpoint: '', timeoutMs: 1 },
     gateway: { timeoutMs: 1, brownouts: [] },
+    adapters: [],
     workflowEngine: { processTasksOnStart: true },
   };
   const fromSchema = schemaKeys(configSchema.describe()).sort();
