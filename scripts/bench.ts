@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark figure the issues ask for, each beside its
  * baseline in the same run, written to BENCHMARKS.md with the command and date.
  *
- *   npm run bench -- [--only all|search|engine|gateway] [--jobs 1000000] [--runs 300] [--seconds 10]
+ *   npm run bench -- [--only all|search|engine|gateway|relay] [--jobs 1000000] [--runs 300] [--seconds 10]
  *                    [--engine-jobs 3000] [--data-dir .bench-data/search] [--fresh] [--no-write]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { engineSection } from './bench/engine-section.ts';
 import { gatewaySection } from './bench/gateway-section.ts';
+import { relaySection } from './bench/relay-section.ts';
 import { searchSection } from './bench/search-section.ts';
 
 const { values: args } = parseArgs({
@@ -29,8 +30,8 @@ const runs = Number(args.runs);
 const engineJobs = Number(args['engine-jobs']);
 const only = args.only!;
 const seconds = Number(args.seconds);
-if (!['all', 'search', 'engine', 'gateway'].includes(only) || !Number.isSafeInteger(seconds) || seconds < 2 || !Number.isSafeInteger(jobCount) || jobCount < 1000 || !Number.isSafeInteger(runs) || runs < 10 || !Number.isSafeInteger(engineJobs) || engineJobs < 100) {
-  console.error('usage: npm run bench -- [--only all|search|engine|gateway] [--seconds N>=2] [--jobs N>=1000] [--runs N>=10] [--engine-jobs N>=100] [--data-dir DIR] [--fresh] [--no-write]');
+if (!['all', 'search', 'engine', 'gateway', 'relay'].includes(only) || !Number.isSafeInteger(seconds) || seconds < 2 || !Number.isSafeInteger(jobCount) || jobCount < 1000 || !Number.isSafeInteger(runs) || runs < 10 || !Number.isSafeInteger(engineJobs) || engineJobs < 100) {
+  console.error('usage: npm run bench -- [--only all|search|engine|gateway|relay] [--seconds N>=2] [--jobs N>=1000] [--runs N>=10] [--engine-jobs N>=100] [--data-dir DIR] [--fresh] [--no-write]');
   process.exit(2);
 }
 
@@ -56,4 +57,9 @@ if (only === 'all' || only === 'gateway') {
   const section = await gatewaySection(seconds, 10);
   console.log(`\n${section}\n`);
   if (!args['no-write']) write('gateway', section);
+}
+if (only === 'all' || only === 'relay') {
+  const section = await relaySection(seconds);
+  console.log(`\n${section}\n`);
+  if (!args['no-write']) write('relay', section);
 }

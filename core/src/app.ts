@@ -16,6 +16,8 @@ import { JobControl } from './engine/control.ts';
 import { Engine } from './engine/engine.ts';
 import { TaskControl } from './engine/task-control.ts';
 import { findTask } from './engine/tasks/index.ts';
+import { gatewayManagerRoutes } from './gateway-manager/routes.ts';
+import { createGatewayManager } from './gateway-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
 import { bodyError, errorHandler } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
@@ -24,6 +26,7 @@ import type { AnyRoute } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { indexRoutes } from './indexes/routes.ts';
 import type { Logger } from './logger.ts';
+import { orchestratorManager } from './relay/index.ts';
 import { createSearchService } from './operations-manager/search-service.ts';
 import { controlRoutes } from './operations-manager/control-routes.ts';
 import { searchRoutes } from './operations-manager/search-routes.ts';
@@ -65,14 +68,20 @@ function buildRoutes(deps: CoreDeps, auth: AuthService, engine: Engine): AnyRout
 
 export function createCoreApp(deps: CoreDeps): Core {
   const auth = new AuthService(deps.store, deps.config.auth, deps.logger);
+  const gateways = createGatewayManager(deps);
+  const orchestrator = orchestratorManager(deps);
   const engine = new Engine({
     store: deps.store,
     logger: deps.logger,
     workflows: createWorkflowLookup(deps.store),
-    findTask,
+    // Tasks discovered on automation gateways first; their names (`script:x`) never shadow a built-in.
+    findTask: (app, name) => gateways.findTask(app, name) ?? findTask(app, name),
     processTasksOnStart: deps.config.workflowEngine.processTasksOnStart,
+    services: { relay: orchestrator.relay.call },
   });
   const routes = buildRoutes(deps, auth, engine);
+  // Pushed onto the same array so the method and view catalogs built from it include them.
+  routes.push(...gatewayManagerRoutes(gateways), ...orchestrator.routes);
   const app = new Koa();
   app.proxy = false;
   // Errors are rendered by errorHandler; this only stops Koa printing them twice.

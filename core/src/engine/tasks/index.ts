@@ -13,8 +13,8 @@ import { newVariable } from './new-variable.ts';
 import { pop } from './pop.ts';
 import { push } from './push.ts';
 import { query } from './query.ts';
-import { restAction } from './rest-action.ts';
-import { restQuery } from './rest-query.ts';
+import { orchestratorManagerRestAction, restAction } from './rest-action.ts';
+import { orchestratorManagerRestQuery, restQuery } from './rest-query.ts';
 import { shift } from './shift.ts';
 import { transformation } from './transformation.ts';
 
@@ -33,6 +33,9 @@ export const builtInTasks: readonly TaskHandler[] = [
   transformation,
   restAction,
   restQuery,
+  // The same relay tasks under the relay's own application name, which some exported workflows use.
+  orchestratorManagerRestAction,
+  orchestratorManagerRestQuery,
 ];
 
 const byKey: ReadonlyMap<string, TaskHandler> = new Map(builtInTasks.map((task) => [`${task.app}\u0000${task.name}`, task]));

@@ -1,7 +1,11 @@
 /**
- * What the two relay tasks of app `OrchestratorManager` share: both pass
- * `params` (and restAction its `body`) to an orchestrator adapter through
- * `ctx.services.relay` and hand the answer on as outgoing `result`.
+ * What the two relay tasks share: both pass `params` (and restAction its
+ * `body`) to an orchestrator adapter through `ctx.services.relay` and hand
+ * the answer on as outgoing `result`.
+ *
+ * Their app is `NSOManager`, the name the real platform gives the
+ * orchestrator relay's tasks; each is also registered under the project's
+ * earlier `OrchestratorManager`, so workflows saved with that name still run.
  *
  * A refused or unavailable relay ends the task `error` with the relay's
  * message (or its error value when that is not an Error, as adapters answer
@@ -11,11 +15,13 @@
 import type { TaskHandler } from '../types.ts';
 import { errorOf, optionalObject, requireString } from './shared.ts';
 
-export function relayTask(kind: 'restAction' | 'restQuery'): TaskHandler {
+export type RelayTaskApp = 'NSOManager' | 'OrchestratorManager';
+
+export function relayTask(kind: 'restAction' | 'restQuery', app: RelayTaskApp = 'NSOManager'): TaskHandler {
   const withBody = kind === 'restAction';
   return {
     name: kind,
-    app: 'OrchestratorManager',
+    app,
     type: 'automatic',
     incoming: withBody ? ['adapterId', 'params', 'body'] : ['adapterId', 'params'],
     outgoing: ['result'],

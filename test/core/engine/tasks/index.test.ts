@@ -6,6 +6,8 @@ import { builtInTasks, findTask } from '../../../../core/src/engine/tasks/index.
 test('every built-in task is listed once under its app', () => {
   const keys = builtInTasks.map((task) => `${task.app}.${task.name}`).sort();
   assert.deepEqual(keys, [
+    'NSOManager.restAction',
+    'NSOManager.restQuery',
     'OrchestratorManager.restAction',
     'OrchestratorManager.restQuery',
     'WorkFlowEngine.childJob',

@@ -1,8 +1,8 @@
 /** restAction and restQuery relay to an orchestrator adapter; relay failures are an error finish state. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { restAction } from '../../../../core/src/engine/tasks/rest-action.ts';
-import { restQuery } from '../../../../core/src/engine/tasks/rest-query.ts';
+import { orchestratorManagerRestAction, restAction } from '../../../../core/src/engine/tasks/rest-action.ts';
+import { orchestratorManagerRestQuery, restQuery } from '../../../../core/src/engine/tasks/rest-query.ts';
 import { assertTaskError, fakeServices, run } from './context.ts';
 
 test('restAction relays params and body and hands on the result', async () => {
@@ -10,7 +10,21 @@ test('restAction relays params and body and hands on the result', async () => {
   const outcome = await run(restAction, { services, incoming: { adapterId: 'nso1', params: { path: '/a' }, body: { x: 1 } } });
   assert.deepEqual(outcome, { finishState: 'success', outgoing: { result: { kind: 'restAction', adapterId: 'nso1', ok: true } } });
   assert.deepEqual(services.relayCalls, [{ kind: 'restAction', adapterId: 'nso1', body: { params: { path: '/a' }, body: { x: 1 } } }]);
-  assert.equal(restAction.app, 'OrchestratorManager');
+  assert.equal(restAction.app, 'NSOManager');
+});
+
+test('the tasks are NSOManager tasks, also registered under the earlier OrchestratorManager name', async () => {
+  assert.deepEqual([restAction.app, restQuery.app], ['NSOManager', 'NSOManager']);
+  assert.deepEqual([orchestratorManagerRestAction.app, orchestratorManagerRestQuery.app], ['OrchestratorManager', 'OrchestratorManager']);
+  for (const [alias, original] of [[orchestratorManagerRestAction, restAction], [orchestratorManagerRestQuery, restQuery]] as const) {
+    assert.equal(alias.name, original.name);
+    assert.deepEqual(alias.incoming, original.incoming);
+    assert.deepEqual(alias.outgoing, original.outgoing);
+  }
+  const services = fakeServices({ relay: () => [{ result: '204' }] });
+  const outcome = await run(orchestratorManagerRestAction, { services, incoming: { adapterId: 'nso1', params: { path: '/a' }, body: {} } });
+  assert.deepEqual(outcome, { finishState: 'success', outgoing: { result: [{ result: '204' }] } });
+  assert.deepEqual(services.relayCalls, [{ kind: 'restAction', adapterId: 'nso1', body: { params: { path: '/a' }, body: {} } }]);
 });
 
 test('restQuery relays only params', async () => {

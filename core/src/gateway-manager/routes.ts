@@ -1,0 +1,86 @@
+/**
+ * The gateway manager's routes (app AGManager, admins only). The interface
+ * names four operations and shows no payloads; `GET /ag-manager/actions`
+ * (discoverAll) is in the real platform's route list too.
+ *
+ * - `GET /ag-manager/actions/:adapterId` → `{adapterId, discovered: {scripts, playbooks, modules}, tasks: [names]}`
+ * - `GET /ag-manager/actions` → `{results: [that, or {adapterId, error: {status, message}}], total}`
+ * - `DELETE /ag-manager/actions/:adapterId` → `{adapterId, removed, tasks}`
+ * - `DELETE /ag-manager/actions` → `{results: [{adapterId, removed, tasks}], total}`
+ * - `GET /ag-manager/getClusterAdapters` → `{results: [{id, type, baseUrl, instance}], total}`
+ */
+import Joi from 'joi';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiParams } from '../http/validate.ts';
+import type { GatewayManager } from './service.ts';
+
+const PROVENANCE = 'AGManager';
+// Adapter names are config names: anything but "/" (config/schema.ts), so spaces arrive percent-encoded.
+const adapterParam = Joi.object({ adapterId: Joi.string().min(1).max(200).pattern(/^[^/]+$/).required() });
+
+type AdapterParams = { adapterId: string };
+
+export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
+  const common = { provenance: PROVENANCE, roles: ['admin'], surface: 'plain' } as const;
+  return [
+    defineRoute<AdapterParams>({
+      ...common,
+      method: 'GET',
+      path: '/ag-manager/actions/:adapterId',
+      name: 'discoverModules',
+      description: "Discover one gateway adapter's scripts, playbooks and modules as workflow tasks",
+      input: { params: joiParams(adapterParam) },
+      async handle({ params }, ctx) {
+        return { body: await manager.discover(params.adapterId, ctx.logger) };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: '/ag-manager/actions',
+      name: 'discoverAll',
+      description: 'Discover the actions of every enabled gateway adapter',
+      input: {},
+      async handle(_input, ctx) {
+        const results = await manager.discoverAll(ctx.logger);
+        return { body: { results, total: results.length } };
+      },
+    }),
+    defineRoute<AdapterParams>({
+      ...common,
+      method: 'DELETE',
+      path: '/ag-manager/actions/:adapterId',
+      name: 'undiscoverModules',
+      description: "Remove one gateway adapter's discovered tasks",
+      input: { params: joiParams(adapterParam) },
+      async handle({ params }, ctx) {
+        return { body: await manager.undiscover(params.adapterId, ctx.logger) };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'DELETE',
+      path: '/ag-manager/actions',
+      name: 'undiscoverAll',
+      description: 'Remove the discovered tasks of every gateway adapter',
+      input: {},
+      async handle(_input, ctx) {
+        const results = manager.undiscoverAll(ctx.logger);
+        return { body: { results, total: results.length } };
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: '/ag-manager/getClusterAdapters',
+      name: 'getClusterAdapters',
+      description: 'The gateway adapters of every core instance',
+      input: {},
+      async handle() {
+        const results = await manager.clusterAdapters();
+        return { body: { results, total: results.length } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,159 @@
+/**
+ * The gateway manager (app AGManager): discovers the scripts, playbooks and
+ * modules of automation-gateway adapters and makes each a workflow task.
+ *
+ * Discovered actions live in this process's memory (registry.ts). A restart,
+ * or another core sharing the store, starts with none until an administrator
+ * discovers again; nothing is re-discovered on its own, so an undiscovered
+ * adapter stays undiscovered. Keeping them in a store collection instead
+ * (`discovered_actions`, one document per adapter: the AdapterDiscovery
+ * shape) would let every core load them at start; that collection does not
+ * exist yet.
+ */
+import { hostname } from 'node:os';
+import type { AdapterConfig } from '../../../config/schema.ts';
+import { AppError, NotFoundError } from '../errors.ts';
+import type { TaskHandler } from '../engine/types.ts';
+import { createAdapterRegistry, displayUrl } from '../adapters/registry.ts';
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/types.ts';
+import { findGateway } from './adapters.ts';
+import type { AdapterSource } from './adapters.ts';
+import { ACTION_KINDS, GatewayClient } from './client.ts';
+import type { DiscoveredAction } from './client.ts';
+import { DiscoveredTasks } from './registry.ts';
+import { actionTask, taskName } from './tasks.ts';
+import type { ExecuteAction } from './tasks.ts';
+
+export interface DiscoverAnswer {
+  readonly adapterId: string;
+  readonly discovered: { readonly scripts: number; readonly playbooks: number; readonly modules: number };
+  readonly tasks: string[];
+}
+
+export interface DiscoverFailure {
+  readonly adapterId: string;
+  readonly error: { readonly status: number; readonly message: string };
+}
+
+export interface UndiscoverAnswer {
+  readonly adapterId: string;
+  readonly removed: number;
+  readonly tasks: string[];
+}
+
+export interface ClusterAdapter {
+  readonly id: string;
+  readonly type: 'gateway';
+  readonly baseUrl: string;
+  /** The core instance that has the adapter. */
+  readonly instance: string;
+}
+
+export interface GatewayManagerDeps {
+  readonly adapters: AdapterSource;
+  readonly logger: Logger;
+  /** How this core instance is named in cluster listings. */
+  readonly instance: string;
+}
+
+const RELOADED = 'the task registry was reloaded in place; nothing restarts (the platform restarts the application here)';
+
+export class GatewayManager {
+  readonly registry = new DiscoveredTasks();
+  // One client per adapter keeps its gateway session; a changed adapter definition gets a new one.
+  private readonly clients = new Map<string, { readonly definition: string; readonly client: GatewayClient }>();
+
+  constructor(private readonly deps: GatewayManagerDeps) {}
+
+  /** For the engine: a discovered task, or undefined so the built-ins are asked next. */
+  readonly findTask = (app: string, name: string): TaskHandler | undefined => this.registry.find(app, name);
+
+  async discover(adapterId: string, logger: Logger = this.deps.logger): Promise<DiscoverAnswer> {
+    const adapter = await findGateway(this.deps.adapters, adapterId);
+    const client = this.client(adapter);
+    const lists = await Promise.all(ACTION_KINDS.map((kind) => client.list(kind)));
+    const actions = new Map<string, DiscoveredAction>();
+    // CASE: a gateway listing one name twice (across pages that moved) keeps the first.
+    for (const action of lists.flat()) if (!actions.has(taskName(action))) actions.set(taskName(action), action);
+    const kept = [...actions.values()];
+    this.registry.replace({ adapterId, discoveredAt: new Date().toISOString(), actions: kept }, kept.map((a) => actionTask(adapterId, a, this.execute)));
+    const count = (kind: DiscoveredAction['kind']): number => kept.filter((a) => a.kind === kind).length;
+    const discovered = { scripts: count('script'), playbooks: count('playbook'), modules: count('module') };
+    logger.info(`AG Manager discovered the actions of gateway adapter "${adapterId}"; ${RELOADED}`, { adapterId, ...discovered });
+    return { adapterId, discovered, tasks: [...actions.keys()] };
+  }
+
+  /** Discovers every enabled gateway adapter; one failing does not stop the others. */
+  async discoverAll(logger: Logger = this.deps.logger): Promise<Array<DiscoverAnswer | DiscoverFailure>> {
+    const gateways = (await this.deps.adapters.list()).filter((a) => a.type === 'gateway' && a.enabled);
+    return Promise.all(
+      gateways.map(async (a): Promise<DiscoverAnswer | DiscoverFailure> => {
+        try {
+          return await this.discover(a.name, logger);
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          return { adapterId: a.name, error: { status: err.status, message: err.message } };
+        }
+      }),
+    );
+  }
+
+  /** Removes one adapter's tasks. An adapter no longer configured may still have tasks to remove. */
+  async undiscover(adapterId: string, logger: Logger = this.deps.logger): Promise<UndiscoverAnswer> {
+    if (!this.registry.has(adapterId)) await findGateway(this.deps.adapters, adapterId, { allowDisabled: true });
+    const tasks = this.registry.remove(adapterId);
+    logger.info(`AG Manager removed the discovered actions of gateway adapter "${adapterId}"; ${RELOADED}`, { adapterId, removed: tasks.length });
+    return { adapterId, removed: tasks.length, tasks };
+  }
+
+  undiscoverAll(logger: Logger = this.deps.logger): UndiscoverAnswer[] {
+    const removed = [...this.registry.clear()].map(([adapterId, tasks]) => ({ adapterId, removed: tasks.length, tasks }));
+    logger.info(`AG Manager removed the discovered actions of every gateway adapter; ${RELOADED}`, { adapters: removed.length });
+    return removed;
+  }
+
+  /**
+   * The gateway adapters this instance has. Other cores sharing the store
+   * are not known to this one (nothing records them yet), so with one core
+   * this is the whole cluster's list.
+   */
+  async clusterAdapters(): Promise<ClusterAdapter[]> {
+    const adapters = await this.deps.adapters.list();
+    return adapters.filter((a) => a.type === 'gateway').map((a) => ({ id: a.name, type: 'gateway', baseUrl: displayUrl(a.baseUrl), instance: this.deps.instance }));
+  }
+
+  private readonly execute: ExecuteAction = async (adapterId, kind, name, body, signal) => {
+    let adapter: Readonly<AdapterConfig>;
+    try {
+      adapter = await findGateway(this.deps.adapters, adapterId);
+    } catch (err) {
+      // The task was discovered while the adapter existed; say so rather than a bare 404 text.
+      if (err instanceof NotFoundError) throw new Error(`Gateway adapter "${adapterId}" no longer exists`);
+      throw err;
+    }
+    return this.client(adapter).execute(kind, name, body, signal);
+  };
+
+  private client(adapter: Readonly<AdapterConfig>): GatewayClient {
+    const definition = JSON.stringify(adapter);
+    const cached = this.clients.get(adapter.name);
+    if (cached && cached.definition === definition) return cached.client;
+    const client = new GatewayClient(adapter);
+    this.clients.set(adapter.name, { definition, client });
+    return client;
+  }
+}
+
+/**
+ * The manager over the adapter registry (configured and stored adapters),
+ * naming this instance `<host>:<core port>` in cluster listings.
+ */
+export function createGatewayManager(deps: {
+  readonly config: { readonly adapters: readonly AdapterConfig[]; readonly core: { readonly port: number } };
+  readonly store: Store;
+  readonly logger: Logger;
+}): GatewayManager {
+  const adapters = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
+  return new GatewayManager({ adapters, logger: deps.logger, instance: `${hostname()}:${deps.config.core.port}` });
+}

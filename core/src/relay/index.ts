@@ -1,0 +1,36 @@
+/**
+ * The orchestrator manager as the core assembles it: the adapter registry,
+ * one HTTP client (one connection pool) shared by the relay and the adapter
+ * health report, the relay for the engine's tasks, and the routes.
+ */
+import type { AdapterConfig } from '../../../config/schema.ts';
+import { adapterHealthRoutes } from '../adapters/health.ts';
+import { createAdapterRegistry } from '../adapters/registry.ts';
+import type { AnyRoute } from '../http/route.ts';
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/types.ts';
+import { OrchestratorClient } from './orchestrator.ts';
+import { createRelay } from './relay.ts';
+import type { Relay } from './relay.ts';
+import { relayRoutes } from './routes.ts';
+
+export { createRelay } from './relay.ts';
+export type { Relay } from './relay.ts';
+
+export interface OrchestratorManagerDeps {
+  readonly config: { readonly adapters: readonly AdapterConfig[] };
+  readonly store: Store;
+  readonly logger: Logger;
+}
+
+export interface OrchestratorManager {
+  readonly relay: Relay;
+  readonly routes: AnyRoute[];
+}
+
+export function orchestratorManager(deps: OrchestratorManagerDeps): OrchestratorManager {
+  const registry = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
+  const client = new OrchestratorClient();
+  const relay = createRelay({ registry, client });
+  return { relay, routes: [...relayRoutes(relay), ...adapterHealthRoutes({ registry, client })] };
+}

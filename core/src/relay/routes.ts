@@ -1,0 +1,44 @@
+/**
+ * The orchestrator manager's two relay operations (platform-interface.md,
+ * "Orchestrator manager"). Role `admin` only (Authentication rule 1): the
+ * application's admin role, which the `admins` group holds.
+ * `/nso_manager/*`, the real platform's path, is the gateway's alias of these.
+ */
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute } from '../http/route.ts';
+import { joiBody, joiParams } from '../http/validate.ts';
+import type { Relay } from './relay.ts';
+import { adapterIdSchema, restActionSchema, restQuerySchema } from './schemas.ts';
+
+export const ORCHESTRATOR_MANAGER = 'OrchestratorManager';
+
+export function relayRoutes(relay: Relay): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/orchestrator_manager/restAction/:adapterId',
+      name: 'restAction',
+      provenance: ORCHESTRATOR_MANAGER,
+      roles: ['admin'],
+      surface: 'plain',
+      description: 'Sends a REST call (any method) to an orchestrator through the named adapter; answers its status',
+      input: { params: joiParams(adapterIdSchema), body: joiBody(restActionSchema) },
+      async handle({ params, body }) {
+        return { body: await relay.restAction(params.adapterId, body) };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/orchestrator_manager/restQuery/:adapterId',
+      name: 'restQuery',
+      provenance: ORCHESTRATOR_MANAGER,
+      roles: ['admin'],
+      surface: 'plain',
+      description: 'Reads data from an orchestrator through the named adapter; answers it as instance_data',
+      input: { params: joiParams(adapterIdSchema), body: joiBody(restQuerySchema) },
+      async handle({ params, body }) {
+        return { body: await relay.restQuery(params.adapterId, body) };
+      },
+    }),
+  ];
+}
