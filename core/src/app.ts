@@ -18,6 +18,7 @@ import { TaskControl } from './engine/task-control.ts';
 import { findTask } from './engine/tasks/index.ts';
 import { gatewayManagerRoutes } from './gateway-manager/routes.ts';
 import { createGatewayManager } from './gateway-manager/service.ts';
+import type { GatewayManager } from './gateway-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
 import { bodyError, errorHandler } from './http/error-handler.ts';
 import { mountRoutes } from './http/mount.ts';
@@ -46,6 +47,7 @@ export interface Core {
   readonly routes: readonly AnyRoute[];
   readonly auth: AuthService;
   readonly engine: Engine;
+  readonly gateways: GatewayManager;
   /** Prepares the store (built-in roles, first administrator, migrations); run once before serving. */
   bootstrap(options?: { announce?: (text: string) => void }): Promise<void>;
 }
@@ -108,6 +110,10 @@ export function createCoreApp(deps: CoreDeps): Core {
     routes,
     auth,
     engine,
-    bootstrap: (options = {}) => bootstrapAuth({ store: deps.store, logger: deps.logger, routes, admin: deps.config.admin, auth, ...options }),
+    gateways,
+    bootstrap: async (options = {}) => {
+      await bootstrapAuth({ store: deps.store, logger: deps.logger, routes, admin: deps.config.admin, auth, ...options });
+      await gateways.publish();
+    },
   };
 }

@@ -15,6 +15,8 @@ const store = await openStore(config);
 const core = createCoreApp({ store, config, logger });
 await core.bootstrap();
 void core.engine.recover().catch((err: unknown) => logger.error('resuming running jobs failed', { error: String(err) }));
+// Cores sharing the store list each other's gateway adapters from these records.
+setInterval(() => void core.gateways.publish().catch((err: unknown) => logger.warn('cluster record not written', { error: String(err) })), 30_000).unref();
 const server = await listen(core.app, config.core.port, '0.0.0.0');
 const { port } = server.address() as AddressInfo;
 logger.info(`core listening on port ${port} (store: ${store.kind})`, { port });

@@ -16,6 +16,7 @@ import { AppError, NotFoundError } from '../errors.ts';
 import type { TaskHandler } from '../engine/types.ts';
 import { createAdapterRegistry, displayUrl } from '../adapters/registry.ts';
 import type { Logger } from '../logger.ts';
+import { DuplicateKeyError } from '../store/types.ts';
 import type { Store } from '../store/types.ts';
 import { findGateway } from './adapters.ts';
 import type { AdapterSource } from './adapters.ts';
@@ -55,7 +56,13 @@ export interface GatewayManagerDeps {
   readonly logger: Logger;
   /** How this core instance is named in cluster listings. */
   readonly instance: string;
+  /** Where instances publish their adapters, so every core sharing the store sees them all. */
+  readonly store: Store;
+  readonly now?: () => number;
 }
+
+/** An instance not heard from for this long is left out of cluster listings. */
+export const INSTANCE_TTL_MS = 90_000;
 
 const RELOADED = 'the task registry was reloaded in place; nothing restarts (the platform restarts the application here)';
 
@@ -113,14 +120,35 @@ export class GatewayManager {
     return removed;
   }
 
-  /**
-   * The gateway adapters this instance has. Other cores sharing the store
-   * are not known to this one (nothing records them yet), so with one core
-   * this is the whole cluster's list.
-   */
-  async clusterAdapters(): Promise<ClusterAdapter[]> {
+  /** This instance's gateway adapters. */
+  private async ownAdapters(): Promise<ClusterAdapter[]> {
     const adapters = await this.deps.adapters.list();
     return adapters.filter((a) => a.type === 'gateway').map((a) => ({ id: a.name, type: 'gateway', baseUrl: displayUrl(a.baseUrl), instance: this.deps.instance }));
+  }
+
+  /** Records this instance and its gateway adapters in the shared store (at start and every 30 s). */
+  async publish(): Promise<void> {
+    const doc = { _id: this.deps.instance, instance: this.deps.instance, adapters: await this.ownAdapters(), lastSeen: (this.deps.now ?? Date.now)() };
+    const cluster = this.deps.store.collection('cluster');
+    if (!(await cluster.replaceOne(doc))) {
+      try {
+        await cluster.insertOne(doc);
+      } catch (err) {
+        // Another start of this same instance got there first; its record is as good.
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+    }
+  }
+
+  /** The gateway adapters of every core instance heard from lately, this one included. */
+  async clusterAdapters(): Promise<ClusterAdapter[]> {
+    await this.publish();
+    const since = (this.deps.now ?? Date.now)() - INSTANCE_TTL_MS;
+    const page = await this.deps.store.collection('cluster').search({ where: null, sort: [], skip: 0, limit: 1000 });
+    return page.docs
+      .filter((d) => typeof d['lastSeen'] === 'number' && (d['lastSeen'] as number) >= since)
+      .flatMap((d) => (Array.isArray(d['adapters']) ? (d['adapters'] as ClusterAdapter[]) : []))
+      .sort((a, b) => a.instance.localeCompare(b.instance));
   }
 
   private readonly execute: ExecuteAction = async (adapterId, kind, name, body, signal) => {
@@ -155,5 +183,5 @@ export function createGatewayManager(deps: {
   readonly logger: Logger;
 }): GatewayManager {
   const adapters = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
-  return new GatewayManager({ adapters, logger: deps.logger, instance: `${hostname()}:${deps.config.core.port}` });
+  return new GatewayManager({ adapters, logger: deps.logger, instance: `${hostname()}:${deps.config.core.port}`, store: deps.store });
 }

@@ -10,7 +10,7 @@ import type { IndexDescription } from './types.ts';
 
 export const COLLECTION_NAMES = [
   'jobs', 'tasks', 'accounts', 'groups', 'roles', 'workflows', 'transformations',
-  'automations', 'triggers', 'catalog_store', 'forms', 'adapters', 'sessions', 'service_accounts', 'audit',
+  'automations', 'triggers', 'catalog_store', 'forms', 'adapters', 'sessions', 'service_accounts', 'audit', 'cluster',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
@@ -74,6 +74,8 @@ const specs: Record<CollectionName, CollectionSpec> = {
   // A session's _id is the SHA-256 of its token, so the store never holds a usable token.
   sessions: { name: 'sessions', docType: null, indexes: [index([['accountId', 1]]), index([['expiresAt', 1]])] },
   service_accounts: { name: 'service_accounts', docType: null, indexes: [index([['name', 1]], true)] },
+  // Core instances sharing the store, each with the gateway adapters it has (gateway manager).
+  cluster: { name: 'cluster', docType: null, indexes: [] },
   // The gateway's migration audit: one record per legacy call.
   audit: { name: 'audit', docType: docTypes.audit, indexes: [index([['time', 1], ['_id', 1]]), index([['operation', 1], ['time', 1]])] },
 };
