@@ -11,6 +11,7 @@ import type { IndexDescription } from './types.ts';
 export const COLLECTION_NAMES = [
   'jobs', 'tasks', 'accounts', 'groups', 'roles', 'workflows', 'transformations',
   'automations', 'triggers', 'catalog_store', 'forms', 'adapters', 'sessions', 'service_accounts', 'audit', 'cluster',
+  'om_automations',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
@@ -74,6 +75,8 @@ const specs: Record<CollectionName, CollectionSpec> = {
   // A session's _id is the SHA-256 of its token, so the store never holds a usable token.
   sessions: { name: 'sessions', docType: null, indexes: [index([['accountId', 1]]), index([['expiresAt', 1]])] },
   service_accounts: { name: 'service_accounts', docType: null, indexes: [index([['name', 1]], true)] },
+  // Operations-manager automations (the automation catalog's live in `automations`).
+  om_automations: { name: 'om_automations', docType: null, indexes: [index([['name', 1]], true)] },
   // Core instances sharing the store, each with the gateway adapters it has (gateway manager).
   cluster: { name: 'cluster', docType: null, indexes: [] },
   // The gateway's migration audit: one record per legacy call.
