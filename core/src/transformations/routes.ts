@@ -1,0 +1,179 @@
+/**
+ * The transformations module (`Jst` on the real platform): CRUD, import and
+ * run. Answers are the documents themselves, a page `{results, total}`, or
+ * nothing (204) for a delete, as the real platform answers; errors are in the
+ * plain shape `{message, code, details}`.
+ */
+import Joi from 'joi';
+import { UnauthenticatedError, ValidationError } from '../errors.ts';
+import { listQuery } from '../http/list-query.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute, RouteContext, Validator } from '../http/route.ts';
+import { joiParams } from '../http/validate.ts';
+import { transformations as transformationType } from '../search/fields.ts';
+import type { SearchQuery } from '../store/types.ts';
+import { isObject } from './document.ts';
+import type { Author } from './document.ts';
+import { OBJECT_ID } from './service.ts';
+import type { Transformations } from './service.ts';
+
+export const PROVENANCE = 'Jst';
+export const READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
+export const WRITE_ROLES = ['admin', 'designer', 'engineering'];
+export const RUN_ROLES = ['admin', 'apiwrite', 'designer', 'engineering', 'operations'];
+
+type IdParams = { id: string };
+type NoParams = Record<string, never>;
+
+const idParam = joiParams<IdParams>(Joi.object({ id: Joi.string().pattern(OBJECT_ID).required().messages({ 'string.pattern.base': 'must be a transformation id (24 hex characters)' }) }));
+
+/** Documents are checked by the service, which names every problem at once. */
+const anyBody: Validator<unknown, unknown> = { validate: (raw) => raw };
+
+const runBody: Validator<unknown, Record<string, unknown>> = {
+  validate(raw) {
+    if (!isObject(raw)) throw new ValidationError('Invalid run: the body must be {incoming, options} or an object keyed by incoming $ids', [{ parameter: 'body', message: 'must be an object' }]);
+    return raw;
+  },
+};
+
+const BRACKETED = /^(equals|contains|startsWith|starts-with)\[([^\]]+)\]$/;
+
+/**
+ * The generic list parameters, plus the bracketed `contains[name]=x` the
+ * platform's own CLI sends, read as `contains=x&containsField=name`.
+ */
+function listParams(): Validator<string, SearchQuery> {
+  const generic = listQuery(transformationType);
+  return {
+    validate(queryString) {
+      const parts = queryString.split('&').map((part) => {
+        const eq = part.indexOf('=');
+        const rawName = eq === -1 ? part : part.slice(0, eq);
+        let name: string;
+        try {
+          name = decodeURIComponent(rawName);
+        } catch {
+          return part;
+        }
+        const match = BRACKETED.exec(name);
+        if (!match) return part;
+        const op = match[1] === 'starts-with' ? 'startsWith' : match[1]!;
+        return `${op}=${eq === -1 ? '' : part.slice(eq + 1)}&${op}Field=${encodeURIComponent(match[2]!)}`;
+      });
+      return generic.validate(parts.join('&'));
+    },
+  };
+}
+
+function author(ctx: RouteContext): Author {
+  if (!ctx.caller) throw new UnauthenticatedError();
+  return { _id: ctx.caller.id, provenance: ctx.caller.provenance, username: ctx.caller.username };
+}
+
+export function transformationRoutes(service: Transformations): AnyRoute[] {
+  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
+  // The platform's CLI calls the collection without the trailing slash; both are served.
+  const collection = ['/transformations/', '/transformations'];
+  return [
+    ...collection.map((path) =>
+      defineRoute<NoParams, NoParams, unknown>({
+        ...common,
+        method: 'POST',
+        path,
+        name: 'createTransformation',
+        roles: WRITE_ROLES,
+        description: 'Create a transformation {name, description, incoming, outgoing, mapping}; answers the stored document',
+        input: { body: anyBody },
+        async handle({ body }, ctx) {
+          const created = await service.create(body, author(ctx));
+          ctx.logger.info('transformation created', { transformationId: created._id, name: created.name });
+          return { body: created };
+        },
+      }),
+    ),
+    ...collection.map((path) =>
+      defineRoute<NoParams, SearchQuery, undefined>({
+        ...common,
+        method: 'GET',
+        path,
+        name: 'searchTransformations',
+        roles: READ_ROLES,
+        description: 'List transformations {results, total} (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
+        input: { query: listParams() },
+        async handle({ query }) {
+          return { body: await service.search(query) };
+        },
+      }),
+    ),
+    // Before `POST /transformations/:id`, which would otherwise read `import` as an id.
+    defineRoute<NoParams, NoParams, unknown>({
+      ...common,
+      method: 'POST',
+      path: '/transformations/import',
+      name: 'importTransformation',
+      roles: WRITE_ROLES,
+      description: 'Import a transformation document (or an array); a taken name becomes "name (n)"; answers what was stored',
+      input: { body: anyBody },
+      async handle({ body }, ctx) {
+        const imported = await service.import(body, author(ctx));
+        const list = Array.isArray(imported) ? imported : [imported];
+        ctx.logger.info('transformations imported', { transformationIds: list.map((d) => d._id) });
+        return { body: imported };
+      },
+    }),
+    defineRoute<IdParams, NoParams, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/transformations/:id',
+      name: 'getTransformation',
+      roles: READ_ROLES,
+      description: 'Read one transformation',
+      input: { params: idParam },
+      async handle({ params }) {
+        return { body: await service.get(params.id) };
+      },
+    }),
+    defineRoute<IdParams, NoParams, unknown>({
+      ...common,
+      method: 'PUT',
+      path: '/transformations/:id',
+      name: 'updateTransformation',
+      roles: WRITE_ROLES,
+      description: 'Replace the editable fields of a transformation (checked like a new one); answers the stored document',
+      input: { params: idParam, body: anyBody },
+      async handle({ params, body }, ctx) {
+        const updated = await service.update(params.id, body, author(ctx));
+        ctx.logger.info('transformation updated', { transformationId: updated._id, name: updated.name });
+        return { body: updated };
+      },
+    }),
+    defineRoute<IdParams, NoParams, undefined>({
+      ...common,
+      method: 'DELETE',
+      path: '/transformations/:id',
+      name: 'deleteTransformation',
+      roles: WRITE_ROLES,
+      description: 'Delete a transformation; answers 204',
+      input: { params: idParam },
+      async handle({ params }, ctx) {
+        await service.remove(params.id);
+        ctx.logger.info('transformation deleted', { transformationId: params.id });
+        return { status: 204, body: null };
+      },
+    }),
+    defineRoute<IdParams, NoParams, Record<string, unknown>>({
+      ...common,
+      method: 'POST',
+      path: '/transformations/:id',
+      name: 'runTransformation',
+      roles: RUN_ROLES,
+      description: 'Run a transformation on {incoming: {<$id>: value}, options: {extractOutput}} (or the bare values); answers the values keyed by outgoing $id',
+      input: { params: idParam, body: runBody },
+      async handle({ params, body }) {
+        // As JSON text: an extracted value may be null or a number, which Koa would not send as JSON.
+        return { json: JSON.stringify(await service.runBody(params.id, body)) };
+      },
+    }),
+  ];
+}

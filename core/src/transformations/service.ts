@@ -1,0 +1,162 @@
+/**
+ * The transformations module's operations over the store. Names are unique:
+ * the store's unique index decides (no check-then-write race). Creating or
+ * renaming onto a taken name is refused with the real platform's 400; an
+ * import instead takes the next free `name (n)`, as the real platform does.
+ */
+import pkg from '../../../package.json' with { type: 'json' };
+import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ErrorDetail } from '../errors.ts';
+import { newObjectId } from '../store/ids.ts';
+import { DuplicateKeyError } from '../store/types.ts';
+import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { readEditable, toDocument } from './document.ts';
+import type { Author, Editable, TransformationDoc } from './document.ts';
+import { splitRunBody, TransformationRunner } from './run.ts';
+import type { RunOptions } from './run.ts';
+import { DEFAULT_LIMITS, MappingSandbox } from './sandbox.ts';
+import type { SandboxLimits } from './sandbox.ts';
+
+export const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+export const DUPLICATE_NAME = 'Transformation with given name already exists';
+/** How many `name (n)` an import tries before giving up. */
+const MAX_RENAMES = 1000;
+
+export interface Transformations {
+  search(query: SearchQuery): Promise<{ results: Doc[]; total: number }>;
+  get(id: string): Promise<TransformationDoc>;
+  create(body: unknown, author: Author): Promise<TransformationDoc>;
+  update(id: string, body: unknown, author: Author): Promise<TransformationDoc>;
+  remove(id: string): Promise<void>;
+  /** One document or an array of them; answers what was stored, in the same form. */
+  import(body: unknown, author: Author): Promise<TransformationDoc | TransformationDoc[]>;
+  /** What the workflow task calls: incoming values keyed by `$id`. */
+  run(id: string, incoming: Record<string, unknown>, options: RunOptions): Promise<unknown>;
+  /** What `POST /transformations/:id` calls: `{incoming, options}` or the bare values. */
+  runBody(id: string, body: Record<string, unknown>): Promise<unknown>;
+  /** Stops the idle mapping workers. */
+  close(): void;
+}
+
+export interface TransformationOptions {
+  readonly limits?: Partial<SandboxLimits>;
+}
+
+function refuse(problems: readonly ErrorDetail[]): never {
+  const shown = problems.slice(0, 5).map((d) => `${d.parameter} ${d.message}`).join('; ');
+  const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
+  throw new ValidationError(`Invalid transformation: ${shown}${more}`, problems);
+}
+
+function duplicateName(name: string): BadRequestError {
+  return new BadRequestError(DUPLICATE_NAME, [{ parameter: 'name', message: `${JSON.stringify(name)} is already the name of another transformation` }]);
+}
+
+function stamp(author: Author, created?: { created: string; createdBy: Author }) {
+  const now = new Date().toISOString();
+  return { created: created?.created ?? now, createdBy: created?.createdBy ?? author, lastUpdated: now, lastUpdatedBy: author, version: pkg.version };
+}
+
+export function createTransformations(store: Store, options: TransformationOptions = {}): Transformations {
+  const collection = store.collection('transformations');
+  const sandbox = new MappingSandbox({ ...DEFAULT_LIMITS, ...options.limits });
+  const runner = new TransformationRunner(sandbox);
+
+  async function get(id: string): Promise<TransformationDoc> {
+    const found = OBJECT_ID.test(id) ? await collection.findById(id.toLowerCase()) : null;
+    if (!found) throw new NotFoundError(`Transformation ${id} not found`);
+    return found as TransformationDoc;
+  }
+
+  async function insertRenaming(fields: Editable, givenId: unknown, author: Author): Promise<TransformationDoc> {
+    let id = typeof givenId === 'string' && OBJECT_ID.test(givenId) ? givenId.toLowerCase() : newObjectId();
+    for (let n = 0; n <= MAX_RENAMES; ) {
+      const doc = toDocument(id, { ...fields, name: n === 0 ? fields.name : `${fields.name} (${n})` }, stamp(author));
+      try {
+        await collection.insertOne(doc as Doc);
+        return doc;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+        // A taken id gets a new one (the document is still imported); a taken name the next number.
+        if (err.key === '_id') id = newObjectId();
+        else n += 1;
+      }
+    }
+    throw new BadRequestError(`Transformation ${JSON.stringify(fields.name)} could not be imported: ${MAX_RENAMES} renamed copies of it exist`, [{ parameter: 'name', message: 'has no free numbered name left' }]);
+  }
+
+  return {
+    async search(query) {
+      const page = await collection.search(query);
+      return { results: page.docs, total: page.total };
+    },
+
+    get,
+
+    async create(body, author) {
+      const problems: ErrorDetail[] = [];
+      const fields = readEditable(body, 'body', problems);
+      if (!fields) refuse(problems);
+      const doc = toDocument(newObjectId(), fields, stamp(author));
+      try {
+        await collection.insertOne(doc as Doc);
+      } catch (err) {
+        if (err instanceof DuplicateKeyError) throw duplicateName(doc.name);
+        throw err;
+      }
+      return doc;
+    },
+
+    async update(id, body, author) {
+      const existing = await get(id);
+      const problems: ErrorDetail[] = [];
+      const givenId = (body as Record<string, unknown> | null)?.['_id'];
+      if (givenId !== undefined && (typeof givenId !== 'string' || givenId.toLowerCase() !== existing._id)) {
+        problems.push({ parameter: 'body._id', message: `cannot change: this transformation's id is ${existing._id}` });
+      }
+      const fields = readEditable(body, 'body', problems);
+      if (!fields || problems.length > 0) refuse(problems);
+      const doc = toDocument(existing._id, fields, stamp(author, existing));
+      let replaced: boolean;
+      try {
+        replaced = await collection.replaceOne(doc as Doc);
+      } catch (err) {
+        if (err instanceof DuplicateKeyError) throw duplicateName(doc.name);
+        throw err;
+      }
+      if (!replaced) throw new NotFoundError(`Transformation ${id} not found`);
+      return doc;
+    },
+
+    async remove(id) {
+      const existing = await get(id);
+      if (!(await collection.deleteOne(existing._id))) throw new NotFoundError(`Transformation ${id} not found`);
+    },
+
+    async import(body, author) {
+      const list = Array.isArray(body) ? (body as unknown[]) : [body];
+      if (list.length === 0) throw new ValidationError('Invalid import: nothing to import', [{ parameter: 'body', message: 'must be a transformation or a non-empty array of them' }]);
+      // Every document is checked before any is stored, so a bad one imports nothing.
+      const problems: ErrorDetail[] = [];
+      const read = list.map((raw, i) => readEditable(raw, Array.isArray(body) ? `body[${i}]` : 'body', problems));
+      if (problems.length > 0) refuse(problems);
+      const imported: TransformationDoc[] = [];
+      for (const [i, fields] of read.entries()) {
+        imported.push(await insertRenaming(fields!, (list[i] as Record<string, unknown>)['_id'], author));
+      }
+      return Array.isArray(body) ? imported : imported[0]!;
+    },
+
+    async run(id, incoming, runOptions) {
+      return runner.run(await get(id), incoming, runOptions);
+    },
+
+    async runBody(id, body) {
+      const doc = await get(id);
+      const { incoming, options: runOptions } = splitRunBody(doc, body);
+      return runner.run(doc, incoming, runOptions);
+    },
+
+    close: () => sandbox.close(),
+  };
+}
