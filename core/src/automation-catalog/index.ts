@@ -1,0 +1,34 @@
+/**
+ * The automation catalog module: its routes and the scheduler that runs due
+ * automations. The scheduler is built stopped; the service's entry point
+ * (main.ts) starts it, and tests that need it start and stop it themselves.
+ */
+import type { AnyRoute } from '../http/route.ts';
+import { Scheduler } from '../scheduler/scheduler.ts';
+import { automations as automationType } from '../search/fields.ts';
+import { automationCatalogRoutes } from './routes.ts';
+import { AutomationCatalog } from './service.ts';
+import type { CatalogDeps } from './service.ts';
+
+export interface AutomationCatalogModule {
+  readonly catalog: AutomationCatalog;
+  readonly routes: AnyRoute[];
+  readonly scheduler: Scheduler;
+}
+
+export function createAutomationCatalog(deps: CatalogDeps & { readonly pollMs: number }): AutomationCatalogModule {
+  const catalog = new AutomationCatalog(deps);
+  const disabled = automationType.fields.get('disabled')!;
+  const scheduler = new Scheduler({
+    store: deps.store,
+    collection: 'automations',
+    type: automationType,
+    eligible: { kind: 'not', item: { kind: 'compare', op: 'eq', field: disabled, value: true } },
+    run: (doc) => catalog.runScheduled(doc),
+    logger: deps.logger,
+    pollMs: deps.pollMs,
+    label: 'automation catalog',
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  return { catalog, routes: automationCatalogRoutes(catalog), scheduler };
+}

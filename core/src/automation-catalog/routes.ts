@@ -1,0 +1,229 @@
+/**
+ * `/automation_catalog/automations` routes (provenance AutomationCatalog,
+ * plain surface). Answers are the automation document (without `_rev`), a
+ * list page `{results, total}`, or a summary of a bulk write; errors are
+ * `{message, code, details}`. docs/automation-catalog.md has every shape.
+ */
+import Joi from 'joi';
+import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
+import { ValidationError } from '../errors.ts';
+import { listQuery, MAX_LIMIT } from '../http/list-query.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute, RouteContext, Validator } from '../http/route.ts';
+import { joiBody, joiParams } from '../http/validate.ts';
+import { automations as automationType } from '../search/fields.ts';
+import { splitQueryString } from '../search/query-string.ts';
+import type { SearchQuery } from '../store/types.ts';
+import { exportView, MAX_NAME_LENGTH, OBJECT_ID, view } from './document.ts';
+import type { ScheduleChange } from './document.ts';
+import { deleteIds } from './delete-body.ts';
+import type { AutomationCatalog, UpdateOptions } from './service.ts';
+
+export const PROVENANCE = 'AutomationCatalog';
+export const READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'];
+export const WRITE_ROLES = ['admin', 'engineering', 'operations'];
+const BASE = '/automation_catalog/automations';
+const MAX_ITEMS = 1000;
+
+type IdParams = { id: string };
+type Empty = Record<string, never>;
+
+const objectId = () => Joi.string().pattern(OBJECT_ID).lowercase().messages({ 'string.pattern.base': 'must be an automation id (24 hexadecimal characters)' });
+const idParam = joiParams<IdParams>(Joi.object({ id: objectId().required() }));
+const isoDate = () => Joi.string().isoDate().allow(null).messages({ 'string.isoDate': 'must be an ISO 8601 date-time or null' });
+const groupIds = () => Joi.array().items(Joi.string().min(1).max(64)).max(1000);
+const scheduleKeys = {
+  nextRunAt: isoDate(),
+  repeatInterval: Joi.string().min(1).max(200).allow(null),
+  repeatTimezone: Joi.string().min(1).max(100).allow(null),
+};
+const scheduleFields = Joi.object<ScheduleChange>({ ...scheduleKeys, disabled: Joi.boolean() }).min(1);
+
+const createBody = joiBody<{ name: string; description: string }>(
+  Joi.object({ name: Joi.string().min(1).max(MAX_NAME_LENGTH).required(), description: Joi.string().allow('').max(10_000).required() }),
+);
+const updateBody = joiBody<{ options: UpdateOptions }>(
+  Joi.object({
+    options: Joi.object<UpdateOptions>({
+      workflow: Joi.string().min(1).max(MAX_NAME_LENGTH).allow(null),
+      workflowId: Joi.string().min(1).max(MAX_NAME_LENGTH).allow(null),
+      formId: Joi.string().min(1).max(64).allow(null),
+      // Both lists or neither, as the platform's schema requires.
+      gbac: Joi.object({ read: groupIds().required(), write: groupIds().required() }),
+      formData: Joi.object().unknown(true).allow(null),
+      ...scheduleKeys,
+    })
+      .oxor('workflow', 'workflowId')
+      .min(1)
+      .required(),
+  }),
+);
+// The 2019.3 catalog sent schedule fields bare; `{options: {...}}` as in update is read too.
+const scheduleBody = joiBody<ScheduleChange | { options: ScheduleChange }>(Joi.alternatives().try(Joi.object({ options: scheduleFields.required() }), scheduleFields));
+const runBody = joiBody<{ formData?: Record<string, unknown> }>(Joi.object({ formData: Joi.object().unknown(true) }));
+// Read by deleteIds in the handler (see delete-body.ts); declared so a parsed body is allowed through.
+const deleteBody: Validator<unknown, unknown> = { validate: (raw) => raw };
+
+/** A list of documents given bare, as one object, or under `key`; each is checked by the service. */
+function documents(key: string): Validator<unknown, unknown[]> {
+  return {
+    validate(raw) {
+      const record = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+      const list = Array.isArray(raw) ? raw : record && Array.isArray(record[key]) && record['name'] === undefined ? (record[key] as unknown[]) : record && Object.keys(record).length > 0 ? [record] : [];
+      if (list.length === 0 || list.length > MAX_ITEMS) {
+        throw new ValidationError(`Invalid body: give 1 to ${MAX_ITEMS} documents, as {${key}: [...]}, an array or one document`, [{ parameter: 'body', message: `must hold 1 to ${MAX_ITEMS} documents` }]);
+      }
+      return list;
+    },
+  };
+}
+
+/** Without `limit` the list is whole (up to MAX_LIMIT): the catalog's list answered every automation. */
+function allByDefault(inner: Validator<string, SearchQuery>): Validator<string, SearchQuery> {
+  return {
+    validate(queryString) {
+      const query = inner.validate(queryString);
+      return splitQueryString(queryString).some((p) => p.name === 'limit') ? query : { ...query, limit: MAX_LIMIT };
+    },
+  };
+}
+
+function user(ctx: RouteContext): string {
+  return ctx.caller!.username;
+}
+
+export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] {
+  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
+  return [
+    defineRoute<Empty, Empty, { name: string; description: string }>({
+      ...common,
+      method: 'POST',
+      path: BASE,
+      name: 'createAutomation',
+      roles: WRITE_ROLES,
+      description: 'Create an automation from {name, description}; answers the automation',
+      input: { body: createBody },
+      async handle({ body }, ctx) {
+        return { body: view(await catalog.create(body.name, body.description, user(ctx))) };
+      },
+    }),
+    defineRoute<Empty, Empty, unknown>({
+      ...common,
+      method: 'DELETE',
+      path: BASE,
+      name: 'deleteAutomations',
+      roles: WRITE_ROLES,
+      description: 'Delete the automations named by an array of ids; answers {deleted, notFound}',
+      input: { body: deleteBody },
+      async handle(_input, ctx) {
+        return { body: await catalog.delete(await deleteIds(ctx)) };
+      },
+    }),
+    defineRoute<IdParams, Empty, undefined>({
+      ...common,
+      method: 'GET',
+      path: `${BASE}/:id/export`,
+      name: 'exportAutomation',
+      roles: READ_ROLES,
+      description: 'One automation in the import format',
+      input: { params: idParam },
+      async handle({ params }) {
+        return { body: exportView(await catalog.get(params.id)) };
+      },
+    }),
+    defineRoute<IdParams, Empty, undefined>({
+      ...common,
+      method: 'GET',
+      path: `${BASE}/:id`,
+      name: 'getAutomationById',
+      roles: READ_ROLES,
+      description: 'One automation',
+      input: { params: idParam },
+      async handle({ params }) {
+        return { body: view(await catalog.get(params.id)) };
+      },
+    }),
+    defineRoute<Empty, SearchQuery, undefined>({
+      ...common,
+      method: 'GET',
+      path: BASE,
+      name: 'getAutomations',
+      roles: READ_ROLES,
+      description: 'All automations in name order, as {results, total}; limit, skip, sort, order and equals/contains/startsWith filters',
+      input: { query: allByDefault(listQuery(automationType)) },
+      async handle({ query }) {
+        const page = await catalog.list(query);
+        return { body: { results: page.docs.map(view), total: page.total } };
+      },
+    }),
+    defineRoute<Empty, Empty, unknown[]>({
+      ...common,
+      method: 'POST',
+      path: `${BASE}/import`,
+      name: 'importAutomations',
+      roles: WRITE_ROLES,
+      description: 'Insert automations from exported documents ({automations: [...]}, an array, or one); answers {message, imported, failed}',
+      input: { body: documents('automations') },
+      async handle({ body }, ctx) {
+        const { imported, failed } = await catalog.import(body, user(ctx));
+        const message = `Successfully imported ${imported.length} of ${body.length} documents`;
+        if (imported.length === 0) throw new ValidationError(`Imported 0 of ${body.length} documents: ${failed.map((f) => `${f.parameter} ${f.message}`).join('; ')}`, failed);
+        return { body: { message, imported: imported.map(view), failed } };
+      },
+    }),
+    defineRoute<Empty, Empty, unknown[]>({
+      ...common,
+      method: 'POST',
+      path: `${BASE}/migration`,
+      name: 'migrateSchedulerJobs',
+      roles: WRITE_ROLES,
+      description: 'Convert scheduler (Agenda) job documents ({jobs: [...]}, an array, or one) into automations; answers {message, converted, skipped}',
+      input: { body: documents('jobs') },
+      async handle({ body }, ctx) {
+        const result = await catalog.migrate(body, user(ctx));
+        ctx.logger.info('scheduler jobs migrated', { converted: result.converted.length, skipped: result.skipped.length });
+        return { body: { message: `Converted ${result.converted.length} of ${body.length} scheduler jobs`, ...result } };
+      },
+    }),
+    defineRoute<IdParams, Empty, { formData?: Record<string, unknown> }>({
+      ...common,
+      method: 'POST',
+      path: `${BASE}/:id/run`,
+      name: 'runAutomation',
+      roles: WRITE_ROLES,
+      description: "Start the attached workflow's job now, outside the schedule; answers the job",
+      input: { params: idParam, body: runBody },
+      async handle({ params, body }, ctx) {
+        const job = await catalog.run(params.id, { id: ctx.caller!.id, username: user(ctx) }, body.formData);
+        const shown: Record<string, unknown> = { ...job };
+        for (const f of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[f];
+        return { body: shown };
+      },
+    }),
+    defineRoute<IdParams, Empty, ScheduleChange | { options: ScheduleChange }>({
+      ...common,
+      method: 'PUT',
+      path: `${BASE}/:id/schedule`,
+      name: 'scheduleAutomation',
+      roles: WRITE_ROLES,
+      description: 'Change only the schedule: nextRunAt, repeatInterval, repeatTimezone, disabled; answers the automation',
+      input: { params: idParam, body: scheduleBody },
+      async handle({ params, body }, ctx) {
+        const change = 'options' in body ? body.options : body;
+        return { body: view(await catalog.schedule(params.id, change, user(ctx))) };
+      },
+    }),
+    defineRoute<IdParams, Empty, { options: UpdateOptions }>({
+      ...common,
+      method: 'PUT',
+      path: `${BASE}/:id`,
+      name: 'updateAutomation',
+      roles: WRITE_ROLES,
+      description: 'Update the workflow, form, gbac, form data and schedule from {options}; answers the automation',
+      input: { params: idParam, body: updateBody },
+      async handle({ params, body }, ctx) {
+        return { body: view(await catalog.update(params.id, body.options, user(ctx))) };
+      },
+    }),
+  ];
+}

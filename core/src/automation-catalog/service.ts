@@ -1,0 +1,239 @@
+/**
+ * The automation catalog: automations stored in Agenda's shape, each able to
+ * start its workflow's job now (run) or on a schedule (the scheduler calls
+ * `runScheduled`). Writes go through `modify`, a compare-and-set on `_rev`,
+ * so an edit never overwrites the scheduler's lock or another edit.
+ */
+import { AppError, BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ErrorDetail } from '../errors.ts';
+import type { Initiator } from '../engine/new-job.ts';
+import type { JobDoc } from '../engine/working.ts';
+import type { Logger } from '../logger.ts';
+import { accounts as accountType } from '../search/fields.ts';
+import { newObjectId } from '../store/ids.ts';
+import { DuplicateKeyError } from '../store/types.ts';
+import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import type { WorkflowLookup } from '../workflows/lookup.ts';
+import { applySchedule, newAutomation, readImported } from './document.ts';
+import type { AutomationDoc, Gbac, ScheduleChange } from './document.ts';
+import { fromAgendaJob } from './migrate.ts';
+
+export interface CatalogDeps {
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly workflows: WorkflowLookup;
+  readonly startJob: (workflowName: string, options: { variables: Record<string, unknown> }, initiator: Initiator) => Promise<JobDoc>;
+  readonly now?: () => number;
+}
+
+/** The `options` of `PUT .../:id`. */
+export interface UpdateOptions extends Omit<ScheduleChange, 'disabled'> {
+  workflow?: string | null;
+  workflowId?: string | null;
+  formId?: string | null;
+  gbac?: Gbac;
+  formData?: Record<string, unknown> | null;
+}
+
+export interface ImportResult {
+  readonly imported: AutomationDoc[];
+  readonly failed: ErrorDetail[];
+}
+
+export interface MigrationResult {
+  readonly converted: Array<{ index: number; _id: string; name: string }>;
+  readonly skipped: Array<{ index: number; name: string | null; reason: string }>;
+}
+
+const MODIFY_ATTEMPTS = 5;
+
+/** Duplicate names answer 400, as the platform's catalogs do; the code still says what happened. */
+function nameTaken(name: string): AppError {
+  return new AppError(400, 'CONFLICT', `Automation with given name already exists: ${name}`, [{ parameter: 'name', message: 'is already used by another automation' }]);
+}
+
+export class AutomationCatalog {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: CatalogDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private get automations() {
+    return this.deps.store.collection('automations');
+  }
+
+  async create(name: string, description: string, user: string): Promise<AutomationDoc> {
+    const doc = newAutomation(newObjectId(this.now()), name, description, user, this.now());
+    await this.insert(doc);
+    return doc;
+  }
+
+  private async insert(doc: AutomationDoc): Promise<void> {
+    try {
+      await this.automations.insertOne(doc);
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) throw nameTaken(doc.name);
+      throw err;
+    }
+  }
+
+  async get(id: string): Promise<AutomationDoc> {
+    const found = (await this.automations.findById(id)) as AutomationDoc | null;
+    if (!found) throw new NotFoundError(`Automation ${id} was not found`);
+    return found;
+  }
+
+  list(query: SearchQuery): Promise<{ docs: Doc[]; total: number }> {
+    return this.automations.search(query);
+  }
+
+  /** Deletes those that exist; answers which were deleted and which were not found. */
+  async delete(ids: readonly string[]): Promise<{ deleted: string[]; notFound: string[] }> {
+    const deleted: string[] = [];
+    const notFound: string[] = [];
+    for (const id of new Set(ids)) ((await this.automations.deleteOne(id)) ? deleted : notFound).push(id);
+    return { deleted, notFound };
+  }
+
+  /** Re-reads and reapplies `change` until the write lands on the revision it read. */
+  private async modify(id: string, user: string, change: (doc: AutomationDoc) => void | Promise<void>): Promise<AutomationDoc> {
+    for (let attempt = 0; attempt < MODIFY_ATTEMPTS; attempt += 1) {
+      const stored = await this.get(id);
+      const doc = structuredClone(stored);
+      await change(doc);
+      doc.lastModifiedBy = user;
+      doc.data.lastUpdated = new Date(this.now()).toISOString();
+      const rev = typeof stored._rev === 'number' ? stored._rev : null;
+      doc._rev = (rev ?? 0) + 1;
+      if (await this.automations.replaceIfRev(doc, rev)) return doc;
+    }
+    throw new ConflictError(`Automation ${id} kept changing under this request; try again`);
+  }
+
+  async update(id: string, options: UpdateOptions, user: string): Promise<AutomationDoc> {
+    if (options.workflowId) await this.requireWorkflow('options.workflowId', await this.deps.workflows.byId(options.workflowId), options.workflowId);
+    if (options.workflow) await this.requireWorkflow('options.workflow', await this.deps.workflows.byName(options.workflow), options.workflow);
+    return this.modify(id, user, (doc) => {
+      const data = doc.data;
+      // One way of naming the workflow at a time: setting either replaces the other.
+      if (options.workflow !== undefined || options.workflowId !== undefined) {
+        delete data.workflow;
+        delete data.workflowId;
+        if (options.workflow) data.workflow = options.workflow;
+        if (options.workflowId) data.workflowId = options.workflowId;
+      }
+      if (options.formId !== undefined) {
+        if (options.formId === null) delete data.formId;
+        else data.formId = options.formId;
+      }
+      if (options.formData !== undefined) {
+        if (options.formData === null) delete data.formData;
+        else data.formData = options.formData;
+      }
+      if (options.gbac) data.gbac = { read: options.gbac.read, write: options.gbac.write };
+      const { nextRunAt, repeatInterval, repeatTimezone } = options;
+      applySchedule(doc, { nextRunAt, repeatInterval, repeatTimezone }, this.now(), 'options.');
+    });
+  }
+
+  schedule(id: string, change: ScheduleChange, user: string): Promise<AutomationDoc> {
+    return this.modify(id, user, (doc) => applySchedule(doc, change, this.now(), ''));
+  }
+
+  private async requireWorkflow(parameter: string, found: unknown, value: string): Promise<void> {
+    if (!found) throw new ValidationError(`No workflow ${value} exists`, [{ parameter, message: `no workflow matches ${value}` }]);
+  }
+
+  /**
+   * Inserts each automation that reads and whose name is free; one that does
+   * not is listed in `failed` and the others still go in. A taken `_id` is
+   * replaced by a new one.
+   */
+  async import(items: readonly unknown[], user: string): Promise<ImportResult> {
+    const imported: AutomationDoc[] = [];
+    const failed: ErrorDetail[] = [];
+    for (const [index, item] of items.entries()) {
+      const read = readImported(item, `automations[${index}]`, user, this.now());
+      if ('problems' in read) {
+        failed.push(...read.problems);
+        continue;
+      }
+      const outcome = await this.insertFresh(read.doc, `automations[${index}]`);
+      if (outcome) failed.push(outcome);
+      else imported.push(read.doc);
+    }
+    return { imported, failed };
+  }
+
+  /** Inserts with the given `_id` when free, else a new one; a problem when the name is taken. */
+  private async insertFresh(doc: AutomationDoc, where: string): Promise<ErrorDetail | null> {
+    if (doc._id === '' || (await this.automations.findById(doc._id))) doc._id = newObjectId(this.now());
+    try {
+      await this.insert(doc);
+      return null;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'CONFLICT') return { parameter: `${where}.name`, message: `${doc.name} is already used by another automation` };
+      throw err;
+    }
+  }
+
+  /** Converts Agenda job documents into automations; answers what was converted and what was skipped, and why. */
+  async migrate(jobs: readonly unknown[], user: string): Promise<MigrationResult> {
+    const converted: MigrationResult['converted'] = [];
+    const skipped: MigrationResult['skipped'] = [];
+    for (const [index, job] of jobs.entries()) {
+      const name = typeof (job as Doc | null)?.['name'] === 'string' ? ((job as Doc)['name'] as string) : null;
+      const mapped = fromAgendaJob(job);
+      if ('reason' in mapped) {
+        skipped.push({ index, name, reason: mapped.reason });
+        continue;
+      }
+      const read = readImported(mapped.input, `jobs[${index}]`, user, this.now());
+      if ('problems' in read) {
+        skipped.push({ index, name, reason: read.problems.map((p) => `${p.parameter} ${p.message}`).join('; ') });
+        continue;
+      }
+      read.doc.lastRunAt = (mapped.input['lastRunAt'] as string | null) ?? null;
+      read.doc.lastFinishedAt = (mapped.input['lastFinishedAt'] as string | null) ?? null;
+      const problem = await this.insertFresh(read.doc, `jobs[${index}]`);
+      if (problem) skipped.push({ index, name, reason: 'an automation with this name already exists' });
+      else converted.push({ index, _id: read.doc._id, name: read.doc.name });
+    }
+    return { converted, skipped };
+  }
+
+  /** The attached workflow's name; 400 when none is attached or it no longer exists. */
+  private async workflowName(doc: AutomationDoc): Promise<string> {
+    const { workflow, workflowId } = doc.data;
+    if (!workflow && !workflowId) throw new BadRequestError(`Automation ${doc.name} has no workflow attached; attach one with PUT /automation_catalog/automations/${doc._id}`);
+    const found = workflowId ? await this.deps.workflows.byId(workflowId) : await this.deps.workflows.byName(workflow!);
+    if (!found) throw new BadRequestError(`The workflow attached to automation ${doc.name} (${workflowId ?? workflow}) does not exist`);
+    return found.name;
+  }
+
+  /** Starts the attached workflow's job now, with the automation's form data (or `formData` given) as variables. */
+  async run(id: string, initiator: Initiator, formData?: Record<string, unknown>): Promise<JobDoc> {
+    const doc = await this.get(id);
+    const name = await this.workflowName(doc);
+    const job = await this.deps.startJob(name, { variables: formData ?? doc.data.formData ?? {} }, initiator);
+    this.deps.logger.info('automation run', { automation: doc._id, jobId: job._id });
+    return job;
+  }
+
+  /** The scheduler's callback: runs as the account that last changed the automation. */
+  async runScheduled(stored: Doc): Promise<void> {
+    const doc = stored as AutomationDoc;
+    const name = await this.workflowName(doc);
+    const job = await this.deps.startJob(name, { variables: doc.data.formData ?? {} }, await this.initiatorOf(doc.lastModifiedBy));
+    this.deps.logger.info('scheduled automation run', { automation: doc._id, jobId: job._id });
+  }
+
+  private async initiatorOf(username: string | null): Promise<Initiator> {
+    const who = username ?? 'automation_catalog';
+    const field = accountType.fields.get('username')!;
+    const page = await this.deps.store.collection('accounts').search({ where: { kind: 'compare', op: 'eq', field, value: who }, sort: [{ field: accountType.fields.get('_id')!, direction: 1 }], skip: 0, limit: 1 });
+    const id = page.docs[0]?.['_id'];
+    return { id: typeof id === 'string' ? id : who, username: who };
+  }
+}
