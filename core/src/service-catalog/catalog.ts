@@ -1,0 +1,213 @@
+/**
+ * Services (`catalog_store`) and their forms (`forms`). A service names the
+ * workflow its orders start (by name, as jobs do) and the form whose JSON
+ * Schema checks the order's data. A service with groups is visible only to
+ * members of one of them and to ServiceCatalog admins; one the caller cannot
+ * see is answered as not found, as jobs are.
+ */
+import type { Caller } from '../auth/caller.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import type { ErrorDetail } from '../errors.ts';
+import { and } from '../search/conditions.ts';
+import type { Condition } from '../search/conditions.ts';
+import type { FieldDef } from '../search/fields.ts';
+import { newObjectId } from '../store/ids.ts';
+import { DuplicateKeyError } from '../store/types.ts';
+import type { Doc, DocCollection, Store } from '../store/types.ts';
+import type { WorkflowLookup } from '../workflows/lookup.ts';
+import { schemaProblem } from './form-schema.ts';
+import type { FormDoc } from './form-schema.ts';
+import type { AddServiceBody, NewForm, Page, ServiceFields, UpdateServiceBody } from './schemas.ts';
+
+export const PROVENANCE = 'ServiceCatalog';
+
+export interface ServiceDoc extends Doc {
+  _id: string;
+  name: string;
+  description: string;
+  formId: string;
+  workflow: string;
+  groups: string[];
+  created: string;
+  createdBy: string;
+  lastUpdated: string;
+  lastUpdatedBy: string;
+}
+
+export interface ListAnswer {
+  results: Doc[];
+  total: number;
+}
+
+// Neither collection has a search registry; `name` has a column through its unique index.
+function field(path: string, type: FieldDef['type'], options: { array?: boolean; sortable?: boolean } = {}): FieldDef {
+  return { path, type, array: options.array ?? false, arrayOfObjects: null, dateEncoding: null, sortable: options.sortable ?? false, textSearch: false };
+}
+const NAME = field('name', 'string', { sortable: true });
+const ID = field('_id', 'objectId', { sortable: true });
+const GROUPS = field('groups', 'string', { array: true });
+const BY_NAME = [{ field: NAME, direction: 1 as const }, { field: ID, direction: 1 as const }];
+
+export const ALL = 'all';
+
+function seesAll(caller: Caller): boolean {
+  return caller.adminOf.has(PROVENANCE);
+}
+
+function visibleTo(caller: Caller, service: Doc): boolean {
+  const groups = service['groups'];
+  if (seesAll(caller) || !Array.isArray(groups) || groups.length === 0) return true;
+  return groups.some((g) => typeof g === 'string' && caller.groupIds.has(g));
+}
+
+function visibility(caller: Caller): Condition | null {
+  if (seesAll(caller)) return null;
+  const open: Condition = { kind: 'empty', field: GROUPS };
+  if (caller.groupIds.size === 0) return open;
+  return { kind: 'or', items: [open, { kind: 'in', field: GROUPS, values: [...caller.groupIds] }] };
+}
+
+async function uniquely<T>(write: () => Promise<T>, conflict: string): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) throw new ConflictError(conflict);
+    throw err;
+  }
+}
+
+export class ServiceCatalog {
+  private readonly services: DocCollection;
+  private readonly forms: DocCollection;
+
+  constructor(private readonly store: Store, private readonly workflows: WorkflowLookup, private readonly now: () => Date = () => new Date()) {
+    this.services = store.collection('catalog_store');
+    this.forms = store.collection('forms');
+  }
+
+  async service(id: string, caller: Caller): Promise<ServiceDoc> {
+    const doc = await this.services.findById(id);
+    if (!doc || !visibleTo(caller, doc)) throw new NotFoundError(`Service ${id} not found`);
+    return doc as ServiceDoc;
+  }
+
+  async serviceNamed(name: string, caller: Caller): Promise<ServiceDoc> {
+    const doc = await this.named(this.services, name);
+    if (!doc || !visibleTo(caller, doc)) throw new NotFoundError(`No service is named ${name}`);
+    return doc as ServiceDoc;
+  }
+
+  async form(id: string): Promise<FormDoc & Doc> {
+    const doc = await this.forms.findById(id);
+    if (!doc) throw new NotFoundError(`Form ${id} not found`);
+    return doc as FormDoc & Doc;
+  }
+
+  async listServices(filter: string, caller: Caller, page: Page): Promise<ListAnswer> {
+    const byName: Condition | null = filter === ALL ? null : { kind: 'match', mode: 'substring', field: NAME, text: filter };
+    const found = await this.services.search({ where: and([byName, visibility(caller)].filter((c): c is Condition => c !== null)), sort: BY_NAME, skip: page.skip, limit: page.limit });
+    return { results: found.docs, total: found.total };
+  }
+
+  async listForms(page: Page): Promise<ListAnswer> {
+    const found = await this.forms.search({ where: null, sort: BY_NAME, skip: page.skip, limit: page.limit });
+    return { results: found.docs, total: found.total };
+  }
+
+  async add(body: AddServiceBody, caller: Caller): Promise<ServiceDoc> {
+    const problems = await this.references(body.service, body.form);
+    if (body.service.formId === undefined && body.form === undefined) {
+      problems.unshift({ parameter: 'body.service.formId', message: 'is required unless body.form is given' });
+    }
+    invalidIf(problems);
+    await this.assertNameFree(body.service.name, null);
+    const at = this.now().toISOString();
+    const form = body.form ? await this.createForm(body.form, caller, at) : null;
+    const service: ServiceDoc = {
+      _id: newObjectId(),
+      name: body.service.name,
+      description: body.service.description ?? '',
+      formId: form ? form._id : body.service.formId!,
+      workflow: body.service.workflow,
+      groups: body.service.groups ?? [],
+      created: at,
+      createdBy: caller.username,
+      lastUpdated: at,
+      lastUpdatedBy: caller.username,
+    };
+    await this.orUndo(form, () => uniquely(() => this.services.insertOne(service), `A service named ${service.name} already exists`));
+    return service;
+  }
+
+  async update(body: UpdateServiceBody, caller: Caller): Promise<ServiceDoc> {
+    const { _id, ...changes } = body.service;
+    const current = await this.service(_id, caller);
+    invalidIf(await this.references(changes, body.form));
+    if (changes.name !== undefined) await this.assertNameFree(changes.name, _id);
+    const at = this.now().toISOString();
+    const form = body.form ? await this.createForm(body.form, caller, at) : null;
+    const updated: ServiceDoc = { ...current, ...changes, ...(form ? { formId: form._id } : {}), lastUpdated: at, lastUpdatedBy: caller.username };
+    const replaced = await this.orUndo(form, () => uniquely(() => this.services.replaceOne(updated), `A service named ${updated.name} already exists`));
+    if (!replaced) throw new NotFoundError(`Service ${_id} not found`);
+    return updated;
+  }
+
+  async remove(id: string, caller: Caller): Promise<ServiceDoc> {
+    const service = await this.service(id, caller);
+    if (!(await this.services.deleteOne(id))) throw new NotFoundError(`Service ${id} not found`);
+    return service;
+  }
+
+  /** Every broken reference (workflow, groups, form) and a bad inline form, named by where it was given. */
+  private async references(fields: ServiceFields, form: NewForm | undefined): Promise<ErrorDetail[]> {
+    const problems: ErrorDetail[] = [];
+    if (fields.workflow !== undefined && !(await this.workflows.byName(fields.workflow))) {
+      problems.push({ parameter: 'body.service.workflow', message: `no workflow is named ${fields.workflow}` });
+    }
+    if (fields.groups !== undefined && fields.groups.length > 0) {
+      const known = new Set((await this.store.collection('groups').findByIds(fields.groups)).map((g) => g['_id']));
+      fields.groups.forEach((g, i) => {
+        if (!known.has(g)) problems.push({ parameter: `body.service.groups[${i}]`, message: `no group has the id ${g}` });
+      });
+    }
+    if (fields.formId !== undefined && form !== undefined) {
+      problems.push({ parameter: 'body.form', message: 'cannot be given together with body.service.formId' });
+    } else if (fields.formId !== undefined && !(await this.forms.findById(fields.formId))) {
+      problems.push({ parameter: 'body.service.formId', message: `no form has the id ${fields.formId}` });
+    }
+    const problem = form === undefined ? null : schemaProblem(form.schema);
+    if (problem !== null) problems.push({ parameter: 'body.form.schema', message: `is not a usable JSON Schema: ${problem}` });
+    return problems;
+  }
+
+  private async createForm(input: NewForm, caller: Caller, at: string): Promise<FormDoc & Doc> {
+    if (await this.named(this.forms, input.name)) throw new ConflictError(`A form named ${input.name} already exists`);
+    const form = { _id: newObjectId(), name: input.name, description: input.description, schema: input.schema, uiSchema: input.uiSchema, created: at, createdBy: caller.username, lastUpdated: at, lastUpdatedBy: caller.username };
+    await uniquely(() => this.forms.insertOne(form), `A form named ${input.name} already exists`);
+    return form;
+  }
+
+  /** Runs the service write; if it fails, the form made for it is removed so a retry can reuse the name. */
+  private async orUndo<T>(form: Doc | null, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (form) await this.forms.deleteOne(String(form['_id']));
+      throw err;
+    }
+  }
+
+  private async assertNameFree(name: string, self: string | null): Promise<void> {
+    const other = await this.named(this.services, name);
+    if (other && other['_id'] !== self) throw new ConflictError(`A service named ${name} already exists`);
+  }
+
+  private async named(collection: DocCollection, name: string): Promise<Doc | null> {
+    const found = await collection.search({ where: { kind: 'compare', op: 'eq', field: NAME, value: name }, sort: BY_NAME, skip: 0, limit: 1 });
+    return found.docs[0] ?? null;
+  }
+}
+
+function invalidIf(problems: ErrorDetail[]): void {
+  if (problems.length > 0) throw new ValidationError(`Invalid body: ${problems.map((p) => `${p.parameter} ${p.message}`).join('; ')}`, problems);
+}

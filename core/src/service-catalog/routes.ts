@@ -1,0 +1,242 @@
+/**
+ * The service catalog module (`/service_catalog`, provenance ServiceCatalog):
+ * the twelve operations of the interface's table. Answers and bodies are
+ * this project's choices (docs/service-catalog.md); errors use the plain
+ * shape `{message, code, details}`.
+ */
+import type { AdapterConfig } from '../../../config/schema.ts';
+import { createAdapterRegistry } from '../adapters/registry.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { MethodInfo } from '../auth/roles.ts';
+import type { Engine } from '../engine/engine.ts';
+import { UnauthenticatedError } from '../errors.ts';
+import { listQuery } from '../http/list-query.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute, RouteContext } from '../http/route.ts';
+import type { Logger } from '../logger.ts';
+import type { Relay } from '../relay/relay.ts';
+import { groups as groupType, workflows as workflowType } from '../search/fields.ts';
+import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { createWorkflowLookup } from '../workflows/lookup.ts';
+import { PROVENANCE, ServiceCatalog } from './catalog.ts';
+import { invokeServiceOrder } from './order.ts';
+import { addServiceBody, emptyBody, filterParam, idParam, orderBody, pageQuery, serviceModelsQuery, updateServiceBody } from './schemas.ts';
+import type { AddServiceBody, OrderBody, Page, UpdateServiceBody } from './schemas.ts';
+import { serviceModels } from './service-models.ts';
+
+const READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'] as const;
+const WRITE_ROLES = ['admin', 'engineering'] as const;
+const ORDER_ROLES = ['admin', 'apiwrite', 'operations', 'engineering'] as const;
+
+export interface ServiceCatalogDeps {
+  readonly store: Store;
+  readonly config: { readonly adapters: readonly AdapterConfig[] };
+  readonly logger: Logger;
+  readonly engine: Pick<Engine, 'startJob'>;
+  /** The core's orchestrator relay (one connection pool for the whole core). */
+  readonly relay: Relay;
+  /** The method catalog, for GetUserObject's `methods` (as whoami lists them). */
+  readonly methods: () => readonly MethodInfo[];
+}
+
+type Params = Record<string, string>;
+type NoQuery = Record<string, never>;
+
+function callerOf(ctx: RouteContext): Caller {
+  if (!ctx.caller) throw new UnauthenticatedError();
+  return ctx.caller;
+}
+
+/** The caller in the shape of `GET /whoami`. */
+function userObject(caller: Caller, catalog: readonly MethodInfo[]): Doc {
+  const methods: Record<string, string[]> = {};
+  for (const m of catalog) {
+    if (caller.adminOf.has(m.provenance) || caller.methods.has(`${m.provenance}.${m.name}`)) (methods[m.provenance] ??= []).push(m.name);
+  }
+  return {
+    id: caller.id,
+    provenance: caller.provenance,
+    username: caller.username,
+    firstname: caller.firstname,
+    groups: caller.groups,
+    routes: [...new Set(caller.views.map((v) => v.path))].sort(),
+    methods,
+    roles: [...caller.roleIds].sort(),
+  };
+}
+
+const GROUP_FIELDS = ['_id', 'name', 'description', 'provenance', 'inactive'];
+
+function pick(doc: Doc, keys: readonly string[]): Doc {
+  return Object.fromEntries(keys.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
+}
+
+/** A workflow without its graph: enough to choose one for a service. */
+function workflowSummary(doc: Doc): Doc {
+  const { tasks: _tasks, transitions: _transitions, ...rest } = doc;
+  return rest;
+}
+
+export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
+  const workflows = createWorkflowLookup(deps.store);
+  const catalog = new ServiceCatalog(deps.store, workflows);
+  // Stateless (it reads the config and the store), so a second instance next to the relay's costs nothing.
+  const registry = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
+  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
+  return [
+    defineRoute<NoQuery, NoQuery, AddServiceBody>({
+      ...common,
+      method: 'POST',
+      path: '/service_catalog/AddNewService',
+      name: 'AddNewServiceToCatalog',
+      roles: WRITE_ROLES,
+      description: 'Add a service {service: {name, description, workflow, formId | (form given), groups}, form?: {name, description, schema, uiSchema}}; answers the service',
+      input: { body: addServiceBody },
+      async handle({ body }, ctx) {
+        const service = await catalog.add(body, callerOf(ctx));
+        ctx.logger.info('catalog service added', { serviceId: service._id, name: service.name, formId: service.formId });
+        return { body: service };
+      },
+    }),
+    defineRoute<NoQuery, NoQuery, UpdateServiceBody>({
+      ...common,
+      method: 'POST',
+      path: '/service_catalog/UpdateService',
+      name: 'UpdateServiceInCatalog',
+      roles: WRITE_ROLES,
+      description: 'Change a service {service: {_id, the fields to change}, form?: a new form for it}; answers the service',
+      input: { body: updateServiceBody },
+      async handle({ body }, ctx) {
+        const service = await catalog.update(body, callerOf(ctx));
+        ctx.logger.info('catalog service updated', { serviceId: service._id, fields: Object.keys(body.service).filter((k) => k !== '_id') });
+        return { body: service };
+      },
+    }),
+    defineRoute<Params, NoQuery, Record<string, never>>({
+      ...common,
+      method: 'POST',
+      path: '/service_catalog/deleteService/:id',
+      name: 'deleteService',
+      roles: WRITE_ROLES,
+      description: 'Delete a service (its form is kept); answers {deleted: true, _id, name}',
+      input: { params: idParam('id'), body: emptyBody },
+      async handle({ params }, ctx) {
+        const service = await catalog.remove(params['id']!, callerOf(ctx));
+        ctx.logger.info('catalog service deleted', { serviceId: service._id, name: service.name });
+        return { body: { deleted: true, _id: service._id, name: service.name } };
+      },
+    }),
+    defineRoute<Params, NoQuery, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/service_catalog/GetFormData/:form_id',
+      name: 'GetFormData',
+      roles: READ_ROLES,
+      description: 'A form by id: {_id, name, description, schema, uiSchema, created, createdBy, lastUpdated, lastUpdatedBy}',
+      input: { params: idParam('form_id') },
+      async handle({ params }) {
+        return { body: await catalog.form(params['form_id']!) };
+      },
+    }),
+    defineRoute<Params, NoQuery, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/service_catalog/GetFormId/:service_id',
+      name: 'GetFormId',
+      roles: READ_ROLES,
+      description: 'A service by id, with its formId',
+      input: { params: idParam('service_id') },
+      async handle({ params }, ctx) {
+        return { body: await catalog.service(params['service_id']!, callerOf(ctx)) };
+      },
+    }),
+    defineRoute<NoQuery, Page, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/service_catalog/GetForms',
+      name: 'GetForms',
+      roles: READ_ROLES,
+      description: 'Forms by name, with limit and skip; answers {results, total}',
+      input: { query: pageQuery },
+      async handle({ query }) {
+        return { body: await catalog.listForms(query) };
+      },
+    }),
+    defineRoute<Params, Page, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/service_catalog/ServiceCatalogStore/:filter',
+      name: 'ServiceCatalogStore',
+      roles: READ_ROLES,
+      description: 'Services the caller may see, by name: `all`, or those whose name contains the filter (case-sensitive); limit and skip; answers {results, total}',
+      input: { params: filterParam, query: pageQuery },
+      async handle({ params, query }, ctx) {
+        return { body: await catalog.listServices(params['filter']!, callerOf(ctx), query) };
+      },
+    }),
+    defineRoute<NoQuery, SearchQuery, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/service_catalog/getGroups',
+      name: 'getGroups',
+      roles: READ_ROLES,
+      description: 'Groups a service may be restricted to: {results: [{_id, name, description, provenance, inactive}], total}, with the generic list parameters',
+      input: { query: listQuery(groupType, { inactive: true }) },
+      async handle({ query }) {
+        const page = await deps.store.collection('groups').search(query);
+        return { body: { results: page.docs.map((g) => pick(g, GROUP_FIELDS)), total: page.total } };
+      },
+    }),
+    defineRoute<NoQuery, NoQuery, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/service_catalog/GetUserObject',
+      name: 'GetUserObject',
+      roles: READ_ROLES,
+      description: 'The caller, as GET /whoami answers it',
+      input: {},
+      async handle(_input, ctx) {
+        return { body: userObject(callerOf(ctx), deps.methods()) };
+      },
+    }),
+    defineRoute<NoQuery, SearchQuery, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/service_catalog/GetWorkflows',
+      name: 'GetWorkflows',
+      roles: READ_ROLES,
+      description: 'Workflows a service may start, without their tasks and transitions: {results, total}, with the generic list parameters',
+      input: { query: listQuery(workflowType) },
+      async handle({ query }) {
+        const page = await deps.store.collection('workflows').search(query);
+        return { body: { results: page.docs.map(workflowSummary), total: page.total } };
+      },
+    }),
+    defineRoute<NoQuery, NoQuery, OrderBody>({
+      ...common,
+      method: 'POST',
+      path: '/service_catalog/invokeServiceOrder',
+      name: 'invokeServiceOrder',
+      roles: ORDER_ROLES,
+      description: "Order a service {serviceId | service_id | name, formData, description?}: checks formData against the service's form and starts its workflow with formData as the job variables; answers the job",
+      input: { body: orderBody },
+      async handle({ body }, ctx) {
+        const job = await invokeServiceOrder({ catalog, workflows, engine: deps.engine }, body, callerOf(ctx));
+        ctx.logger.info('service ordered', { jobId: job['_id'], workflow: job['name'] });
+        return { body: job };
+      },
+    }),
+    defineRoute<NoQuery, { adapterId?: string }, undefined>({
+      ...common,
+      method: 'GET',
+      path: '/service_catalog/ServiceModels',
+      name: 'ServiceModels',
+      roles: READ_ROLES,
+      description: "The orchestrator's service models, through the relay (adapterId, or the first nso adapter): {adapterId, results: [{name, module, path, kind, instances}], total}",
+      input: { query: serviceModelsQuery },
+      async handle({ query }) {
+        return { body: await serviceModels({ relay: deps.relay, registry }, query.adapterId) };
+      },
+    }),
+  ];
+}
