@@ -1,0 +1,52 @@
+/**
+ * Operations-manager automations and triggers as one module: their routes
+ * and the scheduler of schedule triggers. The scheduler is built stopped,
+ * like the automation catalog's; the entry point starts it.
+ */
+import type { Engine } from '../../engine/engine.ts';
+import type { AnyRoute } from '../../http/route.ts';
+import type { Logger } from '../../logger.ts';
+import type { Scheduler } from '../../scheduler/scheduler.ts';
+import type { Store } from '../../store/types.ts';
+import { createWorkflowLookup } from '../../workflows/lookup.ts';
+import { automationRunner } from '../triggers/run.ts';
+import { triggerRunRoutes } from '../triggers/run-routes.ts';
+import { DEFAULT_GRACE_MS } from '../triggers/schedule.ts';
+import { triggerScheduler } from '../triggers/scheduler.ts';
+import { triggerRoutes } from '../triggers/routes.ts';
+import { TriggerService } from '../triggers/service.ts';
+import { automationRoutes } from './routes.ts';
+import { AutomationService } from './service.ts';
+
+export interface OmAutomationsDeps {
+  readonly store: Store;
+  readonly engine: Engine;
+  readonly logger: Logger;
+  readonly pollMs: number;
+  /** How late a scheduled run may start and still count as on time (not missed). */
+  readonly graceMs?: number;
+  readonly now?: () => number;
+}
+
+export interface OmAutomationsModule {
+  readonly routes: AnyRoute[];
+  readonly scheduler: Scheduler;
+  readonly automations: AutomationService;
+  readonly triggers: TriggerService;
+}
+
+export function createOmAutomations(deps: OmAutomationsDeps): OmAutomationsModule {
+  const graceMs = deps.graceMs ?? DEFAULT_GRACE_MS;
+  const now = deps.now ? { now: deps.now } : {};
+  const workflows = createWorkflowLookup(deps.store);
+  const triggers = new TriggerService({ store: deps.store, graceMs, ...now });
+  const automations = new AutomationService({ store: deps.store, workflows, triggers, ...now });
+  const runner = automationRunner({ store: deps.store, engine: deps.engine, workflows });
+  const migration = { store: deps.store, workflows, automations, triggers, logger: deps.logger, ...now };
+  return {
+    routes: [...automationRoutes(automations, migration), ...triggerRoutes(triggers), ...triggerRunRoutes(triggers, runner)],
+    scheduler: triggerScheduler({ store: deps.store, runner, logger: deps.logger, pollMs: deps.pollMs, graceMs, ...now }),
+    automations,
+    triggers,
+  };
+}

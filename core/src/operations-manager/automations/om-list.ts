@@ -1,0 +1,83 @@
+/**
+ * What the automation and trigger routes share: their list query (the
+ * platform's generic filters, not the job search syntax), the envelope, the
+ * roles, and the view of a stored document.
+ */
+import { ValidationError } from '../../errors.ts';
+import type { ErrorDetail } from '../../errors.ts';
+import { listQuery } from '../../http/list-query.ts';
+import type { Validator } from '../../http/route.ts';
+import { and } from '../../search/conditions.ts';
+import type { Condition } from '../../search/conditions.ts';
+import type { DocType } from '../../search/fields.ts';
+import { buildLeaf, LeafError } from '../../search/leaf.ts';
+import { decodeComponent, splitQueryString } from '../../search/query-string.ts';
+import type { Doc, DocCollection, SearchQuery } from '../../store/types.ts';
+import { pageMetadata } from '../search-service.ts';
+import type { PageMetadata } from '../search-service.ts';
+import { READ_ROLES } from '../search-routes.ts';
+
+export { READ_ROLES };
+export const WRITE_ROLES = ['admin', 'apiwrite', 'engineering', 'operations'] as const;
+
+export interface Envelope {
+  readonly message: string;
+  readonly data: unknown;
+  readonly metadata: Record<string, unknown>;
+}
+
+export function envelope(message: string, data: unknown, metadata: Record<string, unknown> = {}): { body: Envelope } {
+  return { body: { message, data, metadata } };
+}
+
+/** A stored document as answered: without the revision and the scheduler's lock, which are for safe updates only. */
+export function view(doc: Doc): Doc {
+  const { _rev: _rev, lockedAt: _lock, ...shown } = doc;
+  return shown;
+}
+
+/**
+ * Plain `name=value` parameters a list accepts besides the generic filters
+ * (`enabled=true`, `actionId=<id>`), each an equality on the field of that name.
+ */
+export type ExtraFilters = readonly string[];
+
+/**
+ * The list query of automations or triggers. The job search syntax
+ * (`equals[name]=x`, `q`) is refused with a message naming the syntax that
+ * applies, because the platform answers it with an error too (facts §1.5).
+ */
+export function omListQuery(type: DocType, extras: ExtraFilters = []): Validator<string, SearchQuery> {
+  const generic = listQuery(type);
+  return {
+    validate(queryString) {
+      const kept: string[] = [];
+      const conditions: Condition[] = [];
+      const problems: ErrorDetail[] = [];
+      for (const p of splitQueryString(queryString)) {
+        if (p.name.includes('[') || p.name === 'q') {
+          problems.push({ parameter: p.name, message: 'is job search syntax; these lists use the generic filters (equals=<value>&equalsField=<field>, contains/containsField, startsWith/startsWithField, limit, skip, sort, order)' });
+        } else if (extras.includes(p.name)) {
+          try {
+            conditions.push(buildLeaf(type, 'equals', p.name, decodeComponent(p.raw, p.name), { maxInItems: 1, maxValueLength: 1000 }));
+          } catch (err) {
+            if (!(err instanceof LeafError)) throw err;
+            problems.push({ parameter: p.name, message: err.message });
+          }
+        } else if (p.name !== 'token') {
+          // `token` is the credential parameter every route accepts; authentication has read it.
+          kept.push(`${encodeURIComponent(p.name)}=${p.raw}`);
+        }
+      }
+      if (problems.length > 0) throw new ValidationError(`Invalid query: ${problems.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, problems);
+      const query = generic.validate(kept.join('&'));
+      return { ...query, where: and([...(query.where ? [query.where] : []), ...conditions]) };
+    },
+  };
+}
+
+export async function listEnvelope(collection: DocCollection, query: SearchQuery, message: string): Promise<{ body: Envelope }> {
+  const page = await collection.search(query);
+  const metadata: PageMetadata = pageMetadata(query.skip, query.limit, page.total, page.docs.length);
+  return envelope(message, page.docs.map(view), { ...metadata });
+}

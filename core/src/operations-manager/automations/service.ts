@@ -1,0 +1,146 @@
+/**
+ * Operations-manager automation records: create, read, change, delete (with
+ * their triggers), export (with their triggers), import and clone. Changes
+ * are revision-checked replaces; names are unique (the store's index decides).
+ */
+import type { Caller } from '../../auth/caller.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
+import type { ErrorDetail } from '../../errors.ts';
+import { joiBody } from '../../http/validate.ts';
+import { newObjectId } from '../../store/ids.ts';
+import { DuplicateKeyError } from '../../store/types.ts';
+import type { Doc, DocCollection, Store } from '../../store/types.ts';
+import type { WorkflowLookup } from '../../workflows/lookup.ts';
+import { settable } from '../triggers/model.ts';
+import type { TriggerDoc } from '../triggers/model.ts';
+import type { TriggerService } from '../triggers/service.ts';
+import { importSchema, resolveComponent } from './model.ts';
+import type { AutomationDoc, AutomationInput } from './model.ts';
+import { view } from './om-list.ts';
+
+export interface AutomationServiceDeps {
+  readonly store: Store;
+  readonly workflows: WorkflowLookup;
+  readonly triggers: TriggerService;
+  readonly now?: () => number;
+}
+
+export interface AutomationImport {
+  readonly imported: Doc[];
+  readonly failures: ErrorDetail[];
+}
+
+export class AutomationService {
+  readonly collection: DocCollection;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: AutomationServiceDeps) {
+    this.collection = deps.store.collection('om_automations');
+    this.now = deps.now ?? Date.now;
+  }
+
+  async get(id: string): Promise<AutomationDoc> {
+    const doc = (await this.collection.findById(id)) as AutomationDoc | null;
+    if (!doc) throw new NotFoundError(`Automation ${id} was not found`);
+    return doc;
+  }
+
+  async create(input: AutomationInput, caller: Caller, options: { id?: string; migratedFrom?: string } = {}): Promise<AutomationDoc> {
+    const component = await resolveComponent(this.deps.workflows, input);
+    const at = new Date(this.now()).toISOString();
+    const doc: AutomationDoc = {
+      _id: options.id ?? newObjectId(),
+      name: input.name!,
+      description: input.description ?? '',
+      componentType: 'workflows',
+      ...component,
+      created: at,
+      createdBy: caller.id,
+      lastUpdated: at,
+      lastUpdatedBy: caller.id,
+      ...(options.migratedFrom ? { migratedFrom: options.migratedFrom } : {}),
+      _rev: 0,
+    };
+    await this.insert(doc);
+    return doc;
+  }
+
+  async update(id: string, patch: AutomationInput, caller: Caller): Promise<AutomationDoc> {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const current = await this.get(id);
+      const rev = typeof current._rev === 'number' ? current._rev : null;
+      const next: AutomationDoc = { ...current, ...patch, componentType: 'workflows', lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id, _rev: (rev ?? -1) + 1 };
+      // The workflow is looked up again from what the patch names, so id and name always agree.
+      if ('componentId' in patch || 'componentName' in patch) {
+        Object.assign(next, await resolveComponent(this.deps.workflows, { componentId: patch.componentId ?? null, componentName: patch.componentName ?? null }));
+      }
+      try {
+        if (await this.collection.replaceIfRev(next, rev)) return next;
+      } catch (err) {
+        if (err instanceof DuplicateKeyError) throw new ConflictError(`An automation named ${next.name} already exists`);
+        throw err;
+      }
+    }
+    throw new ConflictError(`Automation ${id} kept changing while it was being updated; try again`);
+  }
+
+  /** Its triggers go first: a crash in between leaves an automation without triggers, never triggers without it. */
+  async delete(id: string): Promise<number> {
+    await this.get(id);
+    const deleted = await this.deps.triggers.deleteOfAction(id);
+    if (!(await this.collection.deleteOne(id))) throw new NotFoundError(`Automation ${id} was not found`);
+    return deleted;
+  }
+
+  async export(id: string): Promise<Doc> {
+    const doc = await this.get(id);
+    return { ...view(doc), triggers: (await this.deps.triggers.ofAction(id)).map(view) };
+  }
+
+  /**
+   * Each automation on its own; its triggers follow it, pointed at it. An
+   * unknown componentId falls back to the workflow of the same name, since
+   * workflow ids differ between instances.
+   */
+  async importMany(items: readonly unknown[], caller: Caller): Promise<AutomationImport> {
+    const imported: Doc[] = [];
+    const failures: ErrorDetail[] = [];
+    for (const [i, raw] of items.entries()) {
+      const at = `automations[${i}]`;
+      try {
+        const item = joiBody<AutomationInput & { _id?: string; triggers?: unknown[] }>(importSchema).validate(raw);
+        const byId = item.componentId ? await this.deps.workflows.byId(item.componentId) : null;
+        const input = { ...item, ...(byId || !item.componentName ? {} : { componentId: null }) };
+        const doc = await this.create(input, caller, item._id ? { id: item._id } : {});
+        const report = await this.deps.triggers.importMany(item.triggers ?? [], caller, doc._id);
+        for (const f of report.failures) failures.push({ parameter: `${at}.${f.parameter}`, message: f.message });
+        imported.push({ ...view(doc), triggers: report.imported.map(view) });
+      } catch (err) {
+        if (!(err instanceof ValidationError || err instanceof ConflictError)) throw err;
+        failures.push({ parameter: at, message: err.message });
+      }
+    }
+    return { imported, failures };
+  }
+
+  /** A copy under a new name, with copies of its triggers, disabled so the copy never fires twice or takes a route. */
+  async clone(id: string, name: string | undefined, caller: Caller): Promise<{ automation: AutomationDoc; triggers: TriggerDoc[] }> {
+    const source = await this.get(id);
+    const automation = await this.create({ name: name ?? `${source.name} (copy)`, description: source.description, componentId: source.componentId, componentName: source.componentName }, caller);
+    const copies: TriggerDoc[] = [];
+    for (const t of await this.deps.triggers.ofAction(id)) {
+      copies.push(await this.deps.triggers.create({ ...settable(t), actionId: automation._id, enabled: false }, caller));
+    }
+    return { automation, triggers: copies };
+  }
+
+  private async insert(doc: AutomationDoc): Promise<void> {
+    try {
+      await this.collection.insertOne(doc);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const sameId = await this.collection.findById(doc._id);
+      throw new ConflictError(sameId ? `An automation with the id ${doc._id} already exists` : `An automation named ${doc.name} already exists`);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Starting automations through their triggers: an endpoint trigger's route
+ * (the POST body, checked against the trigger's JSON Schema, becomes the
+ * job's variables) and a manual trigger's run (`formData` becomes them).
+ * Both answer the new job in `data`. Unknown triggers are 404, disabled
+ * ones 400.
+ */
+import { Ajv } from 'ajv';
+import Joi from 'joi';
+import { BadRequestError, NotFoundError, ValidationError } from '../../errors.ts';
+import { defineRoute } from '../../http/route.ts';
+import type { AnyRoute, Validator } from '../../http/route.ts';
+import { joiBody, joiParams } from '../../http/validate.ts';
+import { objectId } from '../automations/model.ts';
+import { envelope, WRITE_ROLES } from '../automations/om-list.ts';
+import { OM } from '../search-routes.ts';
+import type { TriggerDoc } from './model.ts';
+import type { AutomationRunner } from './run.ts';
+import type { TriggerService } from './service.ts';
+
+const STARTED = 'Successfully started the job';
+
+/**
+ * A fresh ajv per check: schemas are the callers' and may carry `$id`s that
+ * must not collide with another trigger's in a shared instance.
+ */
+function checkBody(trigger: TriggerDoc, body: unknown): void {
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, addUsedSchema: false, logger: false });
+  let validate: ReturnType<Ajv['compile']>;
+  try {
+    validate = ajv.compile(trigger.schema ?? {});
+  } catch (err) {
+    // Checked when the trigger was saved; a document written to the store directly may still be wrong.
+    throw new BadRequestError(`The schema of trigger ${trigger.name} is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (validate(body)) return;
+  const details = (validate.errors ?? []).map((e) => {
+    const missing = (e.params as { missingProperty?: string }).missingProperty;
+    return { parameter: `body${e.instancePath.replace(/\//g, '.')}${missing ? `.${missing}` : ''}`, message: e.message ?? 'is not valid' };
+  });
+  throw new ValidationError(`The body does not match the schema of trigger ${trigger.name}: ${details.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, details);
+}
+
+/** The endpoint body is whatever JSON the caller sends; only the trigger's schema judges it. */
+const anyBody: Validator<unknown, unknown> = { validate: (raw) => raw };
+
+function asVariables(body: unknown): Record<string, unknown> {
+  if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  throw new BadRequestError('The body must be a JSON object: its properties become the job variables');
+}
+
+export function triggerRunRoutes(service: TriggerService, runner: AutomationRunner): AnyRoute[] {
+  return [
+    defineRoute<{ routeName: string }, Record<string, never>, unknown>({
+      method: 'POST',
+      path: '/operations-manager/triggers/endpoint/:routeName',
+      name: 'runEndpointTriggerWithPost',
+      provenance: OM,
+      roles: WRITE_ROLES,
+      surface: 'operations-manager',
+      description: "Start the automation of the enabled endpoint trigger of this route, with the body as job variables",
+      input: { params: joiParams(Joi.object({ routeName: Joi.string().max(200).required() })), body: anyBody },
+      async handle({ params, body }, ctx) {
+        const [trigger] = await service.ofRoute(params.routeName);
+        if (!trigger) throw new NotFoundError(`No endpoint trigger serves POST ${params.routeName}`);
+        if (!trigger.enabled) throw new BadRequestError(`Endpoint trigger ${trigger.name} (${trigger._id}) is disabled`);
+        checkBody(trigger, body);
+        const job = await runner.run(trigger, asVariables(body), { id: ctx.caller!.id, username: ctx.caller!.username });
+        return envelope(STARTED, job);
+      },
+    }),
+    defineRoute<{ id: string }, Record<string, never>, { formData: Record<string, unknown> }>({
+      method: 'POST',
+      path: '/operations-manager/triggers/manual/:id/run',
+      name: 'runManualTrigger',
+      provenance: OM,
+      roles: WRITE_ROLES,
+      surface: 'operations-manager',
+      description: 'Start the automation of a manual trigger, with formData as job variables',
+      input: {
+        params: joiParams(Joi.object({ id: objectId().required() })),
+        body: joiBody(Joi.object({ formData: Joi.object().unknown(true).default({}) })),
+      },
+      async handle({ params, body }, ctx) {
+        const trigger = await service.get(params.id);
+        if (trigger.type !== 'manual') throw new BadRequestError(`Trigger ${trigger.name} (${trigger._id}) is a ${trigger.type} trigger, not a manual one`);
+        if (!trigger.enabled) throw new BadRequestError(`Manual trigger ${trigger.name} (${trigger._id}) is disabled`);
+        const job = await runner.run(trigger, body.formData, { id: ctx.caller!.id, username: ctx.caller!.username });
+        return envelope(STARTED, job);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,64 @@
+/**
+ * Fires schedule triggers with the core's generic scheduler, which claims
+ * each due trigger with a revision-checked write so that exactly one
+ * process runs it. This file only says which triggers are eligible, whether
+ * a due one starts its automation (missed-run policy) and when it runs next.
+ */
+import type { Logger } from '../../logger.ts';
+import { Scheduler } from '../../scheduler/scheduler.ts';
+import { and } from '../../search/conditions.ts';
+import { triggers as triggerType } from '../../search/fields.ts';
+import type { Doc, Store } from '../../store/types.ts';
+import type { MissedRuns, TriggerDoc } from './model.ts';
+import type { AutomationRunner } from './run.ts';
+import { decide } from './schedule.ts';
+
+export interface TriggerSchedulerDeps {
+  readonly store: Store;
+  readonly runner: AutomationRunner;
+  readonly logger: Logger;
+  readonly pollMs: number;
+  readonly graceMs: number;
+  readonly now?: () => number;
+}
+
+function decision(doc: Doc, at: number, graceMs: number): ReturnType<typeof decide> | null {
+  const t = doc as TriggerDoc;
+  if (typeof t.nextRunAt !== 'number') return null;
+  return decide({ nextRunAt: t.nextRunAt, repeatInterval: t.repeatInterval ?? null, processMissedRuns: (t.processMissedRuns ?? 'none') as MissedRuns }, at, graceMs);
+}
+
+/** The account a scheduled job is started as: whoever last changed the trigger. */
+async function initiatorOf(store: Store, t: TriggerDoc): Promise<{ id: string; username: string }> {
+  const account = t.lastUpdatedBy ? await store.collection('accounts').findById(t.lastUpdatedBy) : null;
+  return { id: t.lastUpdatedBy ?? 'scheduler', username: typeof account?.['username'] === 'string' ? account['username'] : 'scheduler' };
+}
+
+export function triggerScheduler(deps: TriggerSchedulerDeps): Scheduler {
+  const now = deps.now ?? Date.now;
+  const field = (path: string) => triggerType.fields.get(path)!;
+  return new Scheduler({
+    store: deps.store,
+    collection: 'triggers',
+    type: triggerType,
+    eligible: and([
+      { kind: 'compare', op: 'eq', field: field('type'), value: 'schedule' },
+      { kind: 'compare', op: 'eq', field: field('enabled'), value: true },
+    ]),
+    async run(doc) {
+      const t = doc as TriggerDoc;
+      const d = decision(doc, now(), deps.graceMs);
+      if (!d?.run) {
+        deps.logger.info('schedule trigger skipped missed runs', { trigger: t._id, nextRunAt: d?.nextRunAt ?? null });
+        return;
+      }
+      const job = await deps.runner.run(t, {}, await initiatorOf(deps.store, t));
+      deps.logger.info('schedule trigger started a job', { trigger: t._id, automation: t.actionId, jobId: job['_id'] });
+    },
+    next: (doc, ranAt) => decision(doc, ranAt, deps.graceMs)?.nextRunAt ?? null,
+    logger: deps.logger,
+    pollMs: deps.pollMs,
+    label: 'operations-manager triggers',
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+}

@@ -1,0 +1,142 @@
+/**
+ * Trigger records: create, read, change, delete, import and export. Every
+ * change is a revision-checked replace, so a change never overwrites what
+ * the scheduler (or another process) wrote since it was read.
+ */
+import type { Caller } from '../../auth/caller.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
+import type { ErrorDetail } from '../../errors.ts';
+import type { Condition } from '../../search/conditions.ts';
+import { triggers as triggerType } from '../../search/fields.ts';
+import { newObjectId } from '../../store/ids.ts';
+import { DuplicateKeyError } from '../../store/types.ts';
+import type { DocCollection, Store } from '../../store/types.ts';
+import { BOOKKEEPING, readPatch, readTrigger } from './model.ts';
+import type { TriggerDoc, TriggerInput } from './model.ts';
+import { plannedRun } from './schedule.ts';
+
+const field = (path: string) => triggerType.fields.get(path)!;
+const eq = (path: string, value: string | boolean): Condition => ({ kind: 'compare', op: 'eq', field: field(path), value });
+
+export interface ImportReport {
+  readonly imported: TriggerDoc[];
+  readonly failures: ErrorDetail[];
+}
+
+export interface TriggerServiceDeps {
+  readonly store: Store;
+  readonly now?: () => number;
+  readonly graceMs: number;
+}
+
+export class TriggerService {
+  readonly collection: DocCollection;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: TriggerServiceDeps) {
+    this.collection = deps.store.collection('triggers');
+    this.now = deps.now ?? Date.now;
+  }
+
+  async get(id: string): Promise<TriggerDoc> {
+    const doc = (await this.collection.findById(id)) as TriggerDoc | null;
+    if (!doc) throw new NotFoundError(`Trigger ${id} was not found`);
+    return doc;
+  }
+
+  /** Triggers of one automation, in a stable order. */
+  async ofAction(actionId: string): Promise<TriggerDoc[]> {
+    const page = await this.collection.search({ where: eq('actionId', actionId), sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 10_000 });
+    return page.docs as TriggerDoc[];
+  }
+
+  /** Endpoint triggers of a route name, enabled first. */
+  async ofRoute(routeName: string): Promise<TriggerDoc[]> {
+    const where: Condition = { kind: 'and', items: [eq('type', 'endpoint'), eq('routeName', routeName), eq('verb', 'POST')] };
+    const page = await this.collection.search({ where, sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 100 });
+    const docs = page.docs as TriggerDoc[];
+    return [...docs.filter((d) => d.enabled), ...docs.filter((d) => !d.enabled)];
+  }
+
+  async create(input: TriggerInput, caller: Caller, id = newObjectId()): Promise<TriggerDoc> {
+    const at = new Date(this.now()).toISOString();
+    const doc = this.withSchedule({ ...input, _id: id, created: at, createdBy: caller.id, lastUpdated: at, lastUpdatedBy: caller.id, _rev: 0 } as TriggerDoc);
+    await this.checkAction(doc.actionId, 'body.actionId');
+    await this.checkRoute(doc);
+    try {
+      await this.collection.insertOne(doc);
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) throw new ConflictError(`A trigger with the id ${id} already exists`);
+      throw err;
+    }
+    return doc;
+  }
+
+  async update(id: string, raw: Record<string, unknown>, caller: Caller): Promise<TriggerDoc> {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const current = await this.get(id);
+      const rev = typeof current._rev === 'number' ? current._rev : null;
+      const patch = readPatch(current.type, raw);
+      if (patch.actionId !== undefined) await this.checkAction(patch.actionId, 'body.actionId');
+      const merged = { ...current, ...patch, lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id, _rev: (rev ?? -1) + 1 };
+      const changesSchedule = ['enabled', 'firstRunAt', 'repeatInterval'].some((k) => k in patch);
+      const next = changesSchedule ? this.withSchedule(merged) : merged;
+      await this.checkRoute(next);
+      if (await this.collection.replaceIfRev(next, rev)) return next;
+    }
+    throw new ConflictError(`Trigger ${id} kept changing while it was being updated; try again`);
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!(await this.collection.deleteOne(id))) throw new NotFoundError(`Trigger ${id} was not found`);
+  }
+
+  async deleteOfAction(actionId: string): Promise<number> {
+    let deleted = 0;
+    for (const t of await this.ofAction(actionId)) if (await this.collection.deleteOne(t._id)) deleted += 1;
+    return deleted;
+  }
+
+  /** Each item on its own: valid ones are stored, the others reported by their place in the list. */
+  async importMany(items: readonly unknown[], caller: Caller, actionOverride?: string): Promise<ImportReport> {
+    const imported: TriggerDoc[] = [];
+    const failures: ErrorDetail[] = [];
+    for (const [i, raw] of items.entries()) {
+      const at = `triggers[${i}]`;
+      try {
+        const input = readTrigger(actionOverride && raw && typeof raw === 'object' ? { ...raw, actionId: actionOverride } : raw, at, true);
+        const { _id, ...rest } = input as TriggerInput & { _id?: string };
+        for (const k of BOOKKEEPING) delete (rest as Record<string, unknown>)[k];
+        imported.push(await this.create(rest, caller, _id ?? newObjectId()));
+      } catch (err) {
+        if (!(err instanceof ValidationError || err instanceof ConflictError)) throw err;
+        failures.push({ parameter: at, message: err.message });
+      }
+    }
+    return { imported, failures };
+  }
+
+  /** `nextRunAt` of a schedule trigger, planned from its (possibly changed) schedule. */
+  private withSchedule(doc: TriggerDoc): TriggerDoc {
+    if (doc.type !== 'schedule') return doc;
+    const nextRunAt = plannedRun({ enabled: doc.enabled, firstRunAt: doc.firstRunAt!, repeatInterval: doc.repeatInterval ?? null }, this.now(), this.deps.graceMs);
+    return { ...doc, nextRunAt, lastRunAt: doc.lastRunAt ?? null };
+  }
+
+  private async checkAction(actionId: string, parameter: string): Promise<void> {
+    if (!(await this.deps.store.collection('om_automations').findById(actionId))) {
+      throw new ValidationError(`Automation ${actionId} does not exist`, [{ parameter, message: 'names no automation' }]);
+    }
+  }
+
+  /**
+   * One enabled endpoint trigger per route name, so a POST always has one
+   * meaning. Two processes creating the same route at once can both pass:
+   * the store has no unique index that could decide it.
+   */
+  private async checkRoute(doc: TriggerDoc): Promise<void> {
+    if (doc.type !== 'endpoint' || !doc.enabled) return;
+    const taken = (await this.ofRoute(doc.routeName!)).find((t) => t.enabled && t._id !== doc._id);
+    if (taken) throw new ConflictError(`Route ${doc.routeName} is already served by enabled trigger ${taken.name} (${taken._id})`, [{ parameter: 'routeName', message: `is used by trigger ${taken._id}` }]);
+  }
+}
