@@ -36,6 +36,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   ADMIN_PASSWORD: 'admin.password',
   AUTH_LOGOUT_TIME: 'auth.logoutTime',
   PROCESS_TASKS_ON_START: 'workflowEngine.processTasksOnStart',
+  SCHEDULER_POLL_MS: 'scheduler.pollMs',
   ADAPTERS: 'adapters',
   GATEWAY_TIMEOUT_MS: 'gateway.timeoutMs',
   AUTH_MAX_FAILED_LOGINS: 'auth.maxFailedLogins',

@@ -69,6 +69,10 @@ export interface AppConfig {
     /** Run again, on start, the automatic tasks a stopped process left running (replaces the old `activate` property). */
     processTasksOnStart: boolean;
   };
+  scheduler: {
+    /** How often each core looks for due scheduled automations, in milliseconds. */
+    pollMs: number;
+  };
 }
 
 // Messages never echo the offending value: after $VAULT_ resolution the value
@@ -136,6 +140,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
     }),
   ).unique('name'),
   workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean() }),
+  scheduler: Joi.object({ pollMs: Joi.number().integer().min(10).max(3_600_000) }),
   vault: Joi.object({
     url: httpUrl().allow(null),
     token: Joi.string().allow(null),

@@ -12,6 +12,7 @@ import { loginRoutes } from './auth/login-routes.ts';
 import { methodCatalog, viewCatalog } from './auth/roles.ts';
 import { AuthService } from './auth/service.ts';
 import { authorizationRoutes } from './authorization/routes.ts';
+import { createAutomationCatalog } from './automation-catalog/index.ts';
 import { JobControl } from './engine/control.ts';
 import { Engine } from './engine/engine.ts';
 import { TaskControl } from './engine/task-control.ts';
@@ -28,11 +29,16 @@ import { securityHeaders } from './http/security-headers.ts';
 import { indexRoutes } from './indexes/routes.ts';
 import type { Logger } from './logger.ts';
 import { orchestratorManager } from './relay/index.ts';
+import { createOmAutomations } from './operations-manager/automations/index.ts';
 import { createSearchService } from './operations-manager/search-service.ts';
 import { controlRoutes } from './operations-manager/control-routes.ts';
 import { searchRoutes } from './operations-manager/search-routes.ts';
+import { serviceCatalogRoutes } from './service-catalog/routes.ts';
+import type { Scheduler } from './scheduler/scheduler.ts';
 import type { Store } from './store/types.ts';
 import { createWorkflowLookup } from './workflows/lookup.ts';
+import { transformationRoutes } from './transformations/routes.ts';
+import { createTransformations } from './transformations/service.ts';
 import { workflowRoutes } from './workflows/routes.ts';
 
 export interface CoreDeps {
@@ -48,6 +54,10 @@ export interface Core {
   readonly auth: AuthService;
   readonly engine: Engine;
   readonly gateways: GatewayManager;
+  /** Runs due automation-catalog schedules; built stopped, started by main.ts (or a test). */
+  readonly automationScheduler: Scheduler;
+  /** Fires operations-manager schedule triggers; built stopped, started like automationScheduler. */
+  readonly triggerScheduler: Scheduler;
   /** Prepares the store (built-in roles, first administrator, migrations); run once before serving. */
   bootstrap(options?: { announce?: (text: string) => void }): Promise<void>;
 }
@@ -72,6 +82,7 @@ export function createCoreApp(deps: CoreDeps): Core {
   const auth = new AuthService(deps.store, deps.config.auth, deps.logger);
   const gateways = createGatewayManager(deps);
   const orchestrator = orchestratorManager(deps);
+  const transformations = createTransformations(deps.store);
   const engine = new Engine({
     store: deps.store,
     logger: deps.logger,
@@ -79,11 +90,17 @@ export function createCoreApp(deps: CoreDeps): Core {
     // Tasks discovered on automation gateways first; their names (`script:x`) never shadow a built-in.
     findTask: (app, name) => gateways.findTask(app, name) ?? findTask(app, name),
     processTasksOnStart: deps.config.workflowEngine.processTasksOnStart,
-    services: { relay: orchestrator.relay.call },
+    services: { relay: orchestrator.relay.call, runTransformation: transformations.run },
   });
   const routes = buildRoutes(deps, auth, engine);
   // Pushed onto the same array so the method and view catalogs built from it include them.
   routes.push(...gatewayManagerRoutes(gateways), ...orchestrator.routes);
+  routes.push(...transformationRoutes(transformations));
+  const automationCatalog = createAutomationCatalog({ ...deps, workflows: createWorkflowLookup(deps.store), startJob: (name, options, initiator) => engine.startJob(name, options, initiator), pollMs: deps.config.scheduler.pollMs });
+  routes.push(...automationCatalog.routes);
+  const omAutomations = createOmAutomations({ ...deps, engine, pollMs: deps.config.scheduler.pollMs });
+  routes.push(...omAutomations.routes);
+  routes.push(...serviceCatalogRoutes({ ...deps, engine, relay: orchestrator.relay, methods: () => methodCatalog(routes) }));
   const app = new Koa();
   app.proxy = false;
   // Errors are rendered by errorHandler; this only stops Koa printing them twice.
@@ -111,6 +128,8 @@ export function createCoreApp(deps: CoreDeps): Core {
     auth,
     engine,
     gateways,
+    automationScheduler: automationCatalog.scheduler,
+    triggerScheduler: omAutomations.scheduler,
     bootstrap: async (options = {}) => {
       await bootstrapAuth({ store: deps.store, logger: deps.logger, routes, admin: deps.config.admin, auth, ...options });
       await gateways.publish();

@@ -18,6 +18,8 @@ void core.engine.recover().catch((err: unknown) => logger.error('resuming runnin
 // Cores sharing the store list each other's gateway adapters from these records.
 setInterval(() => void core.gateways.publish().catch((err: unknown) => logger.warn('cluster record not written', { error: String(err) })), 30_000).unref();
 const server = await listen(core.app, config.core.port, '0.0.0.0');
+core.automationScheduler.start();
+core.triggerScheduler.start();
 const { port } = server.address() as AddressInfo;
 logger.info(`core listening on port ${port} (store: ${store.kind})`, { port });
 
@@ -28,6 +30,8 @@ async function stop(signal: string): Promise<void> {
   logger.info(`core stopping (${signal})`);
   server.close();
   server.closeIdleConnections();
+  await core.automationScheduler.stop();
+  await core.triggerScheduler.stop();
   core.engine.stop();
   await store.close();
   process.exit(0);

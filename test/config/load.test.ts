@@ -71,6 +71,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
     gateway: { timeoutMs: 1, brownouts: [] },
     adapters: [],
     workflowEngine: { processTasksOnStart: true },
+    scheduler: { pollMs: 1 },
   };
   const fromSchema = schemaKeys(configSchema.describe()).sort();
   assert.deepEqual(fromSchema, valueKeys(sample).sort());

@@ -34,7 +34,7 @@ export interface FieldDef {
   readonly textSearch: boolean;
 }
 
-export type DocTypeName = 'jobs' | 'tasks' | 'accounts' | 'groups' | 'roles' | 'workflows' | 'audit';
+export type DocTypeName = 'jobs' | 'tasks' | 'accounts' | 'groups' | 'roles' | 'workflows' | 'audit' | 'om_automations' | 'triggers' | 'automations' | 'transformations';
 
 export interface DocType {
   readonly name: DocTypeName;
@@ -253,7 +253,109 @@ export const audit: DocType = Object.freeze({
   internal: new Set<string>(),
 });
 
-export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks, accounts, groups, roles, workflows, audit });
+/**
+ * Operations-manager automations (`/operations-manager/automations`). Only
+ * `name` and `_id` sort: they are the indexed ones.
+ */
+export const omAutomations: DocType = Object.freeze({
+  name: 'om_automations',
+  collection: 'om_automations',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'objectId', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('description', 'string'),
+    field('componentType', 'string'),
+    field('componentId', 'string'),
+    field('componentName', 'string'),
+  ]),
+  properties: new Set(['_id', 'name', 'description', 'componentType', 'componentId', 'componentName', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy', 'migratedFrom']),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+  internal: new Set(['_rev']),
+});
+
+/** Operations-manager triggers; `nextRunAt` is a field so the scheduler finds due ones. */
+export const triggers: DocType = Object.freeze({
+  name: 'triggers',
+  collection: 'triggers',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'objectId', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('description', 'string'),
+    field('type', 'string'),
+    field('enabled', 'boolean'),
+    field('actionType', 'string'),
+    field('actionId', 'objectId'),
+    field('routeName', 'string'),
+    field('verb', 'string'),
+    field('formId', 'string'),
+    field('processMissedRuns', 'string'),
+    field('nextRunAt', 'date', epoch),
+  ]),
+  properties: new Set([
+    '_id', 'name', 'description', 'type', 'enabled', 'actionType', 'actionId', 'routeName', 'verb', 'schema', 'formId',
+    'legacyWrapper', 'firstRunAt', 'repeatInterval', 'processMissedRuns', 'nextRunAt', 'lastRunAt', 'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy',
+  ]),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+  internal: new Set(['_rev']),
+});
+
+/**
+ * Automation-catalog automations (Agenda-shaped). The schedule fields are
+ * declared so the scheduler can query them in both stores; only `name` and
+ * `_id` sort, being the indexed ones.
+ */
+export const automations: DocType = Object.freeze({
+  name: 'automations',
+  collection: 'automations',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'objectId', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('type', 'string'),
+    field('data.description', 'string'),
+    field('data.workflow', 'string'),
+    field('data.workflowId', 'string'),
+    field('data.formId', 'string'),
+    field('nextRunAt', 'date', iso),
+    field('lastRunAt', 'date', iso),
+    field('lockedAt', 'date', iso),
+    field('repeatInterval', 'string'),
+    field('disabled', 'boolean'),
+    field('lastModifiedBy', 'string'),
+  ]),
+  properties: new Set([
+    '_id', 'name', 'type', 'data', 'nextRunAt', 'repeatInterval', 'repeatTimezone', 'lastRunAt', 'lastFinishedAt', 'lockedAt', 'disabled',
+    'failedAt', 'failReason', 'failCount', 'lastModifiedBy', 'migratedToOM', 'correspondingOMAutomationId',
+  ]),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+  internal: new Set(['_rev']),
+});
+
+/** Transformations (`/transformations`); only the indexed `name` and `_id` sort. */
+export const transformations: DocType = Object.freeze({
+  name: 'transformations',
+  collection: 'transformations',
+  defaultSort: 'name',
+  fields: registry([
+    field('_id', 'objectId', { sortable: true }),
+    field('name', 'string', { sortable: true }),
+    field('description', 'string'),
+  ]),
+  properties: new Set([
+    '_id', 'name', 'description', 'incoming', 'outgoing', 'mapping', 'steps', 'functions', 'comments', 'tags', 'view',
+    'created', 'createdBy', 'lastUpdated', 'lastUpdatedBy', 'version',
+  ]),
+  dereferences: new Set<string>(),
+  dereferenceOnly: new Set<string>(),
+  internal: new Set<string>(),
+});
+
+export const docTypes: Readonly<Record<DocTypeName, DocType>> = Object.freeze({ jobs, tasks, accounts, groups, roles, workflows, audit, om_automations: omAutomations, triggers, automations, transformations });
 
 const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 

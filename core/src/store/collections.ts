@@ -66,9 +66,10 @@ const specs: Record<CollectionName, CollectionSpec> = {
   groups: { name: 'groups', docType: docTypes.groups, indexes: [index([['name', 1], ['provenance', 1]], true)] },
   roles: { name: 'roles', docType: docTypes.roles, indexes: [index([['provenance', 1], ['name', 1]], true)] },
   workflows: { name: 'workflows', docType: docTypes.workflows, indexes: [index([['name', 1]], true)] },
-  transformations: { name: 'transformations', docType: null, indexes: [index([['name', 1]], true)] },
-  automations: { name: 'automations', docType: null, indexes: [index([['name', 1]], true), index([['nextRunAt', 1]])] },
-  triggers: { name: 'triggers', docType: null, indexes: [index([['actionId', 1]]), index([['name', 1]])] },
+  transformations: { name: 'transformations', docType: docTypes.transformations, indexes: [index([['name', 1]], true)] },
+  automations: { name: 'automations', docType: docTypes.automations, indexes: [index([['name', 1]], true), index([['nextRunAt', 1]])] },
+  // nextRunAt: the trigger scheduler looks for due schedule triggers by it.
+  triggers: { name: 'triggers', docType: docTypes.triggers, indexes: [index([['actionId', 1]]), index([['name', 1]]), index([['nextRunAt', 1]])] },
   catalog_store: { name: 'catalog_store', docType: null, indexes: [index([['name', 1]], true)] },
   forms: { name: 'forms', docType: null, indexes: [index([['name', 1]], true)] },
   adapters: { name: 'adapters', docType: null, indexes: [index([['name', 1]], true)] },
@@ -76,7 +77,7 @@ const specs: Record<CollectionName, CollectionSpec> = {
   sessions: { name: 'sessions', docType: null, indexes: [index([['accountId', 1]]), index([['expiresAt', 1]])] },
   service_accounts: { name: 'service_accounts', docType: null, indexes: [index([['name', 1]], true)] },
   // Operations-manager automations (the automation catalog's live in `automations`).
-  om_automations: { name: 'om_automations', docType: null, indexes: [index([['name', 1]], true)] },
+  om_automations: { name: 'om_automations', docType: docTypes.om_automations, indexes: [index([['name', 1]], true)] },
   // Core instances sharing the store, each with the gateway adapters it has (gateway manager).
   cluster: { name: 'cluster', docType: null, indexes: [] },
   // The gateway's migration audit: one record per legacy call.
