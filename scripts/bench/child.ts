@@ -1,5 +1,5 @@
 /** Runs a project process (seed, core) as a child and reads what it reports. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -45,4 +45,13 @@ export async function login(baseUrl: string, username: string, password: string)
   const res = await fetch(`${baseUrl}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username, password } }) });
   if (res.status !== 200) throw new Error(`login as ${username} failed with ${res.status}`);
   return (await res.json()) as string;
+}
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user and system) a process has used so far, in microseconds (Linux /proc). */
+export function cpuMicrosOf(pid: number): number {
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
 }

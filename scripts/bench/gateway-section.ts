@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { login, runToEnd, startService } from './child.ts';
+import { cpuMicrosOf, login, runToEnd, startService } from './child.ts';
 import { ms } from './stats.ts';
 
 interface Load {
@@ -18,13 +18,31 @@ interface Load {
   readonly p50: number;
   readonly p99: number;
   readonly errors: number;
+  /** CPU time per answered request of the proxy in the path (none for the core direct) and of the core, in µs. */
+  readonly proxyCpu: number | null;
+  readonly coreCpu: number;
 }
 
-async function load(name: string, url: string, token: string, seconds: number, connections: number): Promise<Load> {
+/** A throughput gap as words: positive gaps are below the row compared with. */
+function relative(gap: number): string {
+  return gap >= 0 ? `${(gap * 100).toFixed(1)}% below` : `${(-gap * 100).toFixed(1)}% above`;
+}
+
+/** The processes whose CPU time a row charges to its requests. */
+interface Pids {
+  readonly proxy: number | null;
+  readonly core: number;
+}
+
+async function load(name: string, url: string, token: string, seconds: number, connections: number, pids: Pids): Promise<Load> {
+  const before = { proxy: pids.proxy === null ? 0 : cpuMicrosOf(pids.proxy), core: cpuMicrosOf(pids.core) };
   const result = await autocannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` } });
+  const answered = Math.max(1, result.requests.total);
+  const proxyCpu = pids.proxy === null ? null : (cpuMicrosOf(pids.proxy) - before.proxy) / answered;
+  const coreCpu = (cpuMicrosOf(pids.core) - before.core) / answered;
   const errors = result.errors + result.timeouts + result.non2xx;
-  console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${errors}`);
-  return { name, url, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${errors}, CPU µs/request proxy ${proxyCpu?.toFixed(0) ?? '-'} core ${coreCpu.toFixed(0)}`);
+  return { name, url, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, proxyCpu, coreCpu };
 }
 
 export async function gatewaySection(seconds: number, connections: number): Promise<string> {
@@ -43,11 +61,18 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
     const runs: Load[] = [];
     // Warm every path once, then measure each in turn.
-    for (const url of [`${coreUrl}${path}`, `http://127.0.0.1:${bare.port}${path}`, `${gatewayUrl}${path}`, `${gatewayUrl}/workflow_engine/getJob/${id}`]) await load('warm-up', url, token, 2, connections);
-    runs.push(await load('core direct', `${coreUrl}${path}`, token, seconds, connections));
-    runs.push(await load('bare Node pass-through', `http://127.0.0.1:${bare.port}${path}`, token, seconds, connections));
-    runs.push(await load('gateway pass-through', `${gatewayUrl}${path}`, token, seconds, connections));
-    runs.push(await load('legacy getJob, rewritten by the gateway', `${gatewayUrl}/workflow_engine/getJob/${id}`, token, seconds, connections));
+    const corePid = core.child.pid!;
+    const viaCore: Pids = { proxy: null, core: corePid };
+    const viaBare: Pids = { proxy: bare.child.pid!, core: corePid };
+    const viaGateway: Pids = { proxy: gateway.child.pid!, core: corePid };
+    const rows: ReadonlyArray<readonly [string, string, Pids]> = [
+      ['core direct', `${coreUrl}${path}`, viaCore],
+      ['bare Node pass-through', `http://127.0.0.1:${bare.port}${path}`, viaBare],
+      ['gateway pass-through', `${gatewayUrl}${path}`, viaGateway],
+      ['legacy getJob, rewritten by the gateway', `${gatewayUrl}/workflow_engine/getJob/${id}`, viaGateway],
+    ];
+    for (const [, url, pids] of rows) await load('warm-up', url, token, 2, connections, pids);
+    for (const [name, url, pids] of rows) runs.push(await load(name, url, token, seconds, connections, pids));
     const [direct, bareProxy, passThrough, legacy] = runs as [Load, Load, Load, Load];
     const date = new Date().toISOString().slice(0, 10);
     const throughputGap = 1 - passThrough.rps / bareProxy.rps;
@@ -61,15 +86,17 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       '',
       `autocannon, ${connections} connections, ${seconds} s per row after a 2 s warm-up, all processes real and on this machine: \`GET /operations-manager/jobs/:id\` (one job, about 3 KB) with a bearer token, on a store of 2,000 seeded jobs. The legacy row is \`GET /workflow_engine/getJob/:id\`, which the gateway rewrites into that same call and unwraps.`,
       '',
-      '| path | req/s | p50 ms | p99 ms | errors |',
-      '|---|---:|---:|---:|---:|',
-      ...runs.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`),
+      'CPU columns: CPU time (user and system, from `/proc`) the proxy in the path and the core used during the row, divided by the requests answered. With every process and autocannon on the same cores, throughput follows the CPU a request costs in total.',
+      '',
+      '| path | req/s | p50 ms | p99 ms | errors | proxy CPU µs/req | core CPU µs/req |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      ...runs.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${r.proxyCpu === null ? '–' : r.proxyCpu.toFixed(0)} | ${r.coreCpu.toFixed(0)} |`),
       '',
       '| goal | measured | |',
       '|---|---|---|',
-      `| gateway pass-through throughput within 10% of the bare proxy | ${(throughputGap * 100).toFixed(1)}% below | ${throughputGap <= 0.1 ? 'met' : 'missed'} |`,
+      `| gateway pass-through throughput within 10% of the bare proxy | ${relative(throughputGap)} | ${throughputGap <= 0.1 ? 'met' : 'missed'} |`,
       `| p99 added over the bare proxy under 2 ms | ${addedP99.toFixed(1)} ms | ${addedP99 < 2 ? 'met' : 'missed'} |`,
-      `| rewritten legacy call within 25% of the new call it becomes | ${(legacyGap * 100).toFixed(1)}% below | ${legacyGap <= 0.25 ? 'met' : 'missed'} |`,
+      `| rewritten legacy call within 25% of the new call it becomes | ${relative(legacyGap)} | ${legacyGap <= 0.25 ? 'met' : 'missed'} |`,
       '',
       `For scale: the core direct answers ${direct.rps.toFixed(0)} req/s; every proxy shares the two cores with it and with autocannon.`,
       '<!-- bench:gateway:end -->',
