@@ -6,9 +6,9 @@ import Joi from 'joi';
 import { defineRoute } from '../http/route.ts';
 import type { AnyRoute } from '../http/route.ts';
 import { joiBody } from '../http/validate.ts';
-import type { Caller } from './caller.ts';
 import type { MethodInfo } from './roles.ts';
 import type { AuthService } from './service.ts';
+import { whoami } from './whoami.ts';
 
 interface Credentials {
   username: string;
@@ -97,21 +97,4 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       },
     }),
   ];
-}
-
-function whoami(caller: Caller, catalog: MethodInfo[]): unknown {
-  const methods: Record<string, string[]> = {};
-  for (const m of catalog) {
-    if (caller.adminOf.has(m.provenance) || caller.methods.has(`${m.provenance}.${m.name}`)) (methods[m.provenance] ??= []).push(m.name);
-  }
-  return {
-    id: caller.id,
-    provenance: caller.provenance,
-    username: caller.username,
-    firstname: caller.firstname,
-    groups: caller.groups,
-    routes: [...new Set(caller.views.map((v) => v.path))].sort(),
-    methods,
-    roles: [...caller.roleIds].sort(),
-  };
 }

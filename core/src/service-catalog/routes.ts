@@ -8,6 +8,7 @@ import type { AdapterConfig } from '../../../config/schema.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { MethodInfo } from '../auth/roles.ts';
+import { whoami } from '../auth/whoami.ts';
 import type { Engine } from '../engine/engine.ts';
 import { UnauthenticatedError } from '../errors.ts';
 import { listQuery } from '../http/list-query.ts';
@@ -45,24 +46,6 @@ type NoQuery = Record<string, never>;
 function callerOf(ctx: RouteContext): Caller {
   if (!ctx.caller) throw new UnauthenticatedError();
   return ctx.caller;
-}
-
-/** The caller in the shape of `GET /whoami`. */
-function userObject(caller: Caller, catalog: readonly MethodInfo[]): Doc {
-  const methods: Record<string, string[]> = {};
-  for (const m of catalog) {
-    if (caller.adminOf.has(m.provenance) || caller.methods.has(`${m.provenance}.${m.name}`)) (methods[m.provenance] ??= []).push(m.name);
-  }
-  return {
-    id: caller.id,
-    provenance: caller.provenance,
-    username: caller.username,
-    firstname: caller.firstname,
-    groups: caller.groups,
-    routes: [...new Set(caller.views.map((v) => v.path))].sort(),
-    methods,
-    roles: [...caller.roleIds].sort(),
-  };
 }
 
 const GROUP_FIELDS = ['_id', 'name', 'description', 'provenance', 'inactive'];
@@ -196,7 +179,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       description: 'The caller, as GET /whoami answers it',
       input: {},
       async handle(_input, ctx) {
-        return { body: userObject(callerOf(ctx), deps.methods()) };
+        return { body: whoami(callerOf(ctx), deps.methods()) };
       },
     }),
     defineRoute<NoQuery, SearchQuery, undefined>({

@@ -1,0 +1,35 @@
+/**
+ * The caller as `GET /whoami` describes them: one shape, shared by every
+ * route that answers "who am I" (the service catalog's GetUserObject too).
+ */
+import type { Caller } from './caller.ts';
+import type { MethodInfo } from './roles.ts';
+
+export interface WhoAmI {
+  readonly id: string;
+  readonly provenance: string;
+  readonly username: string;
+  readonly firstname: Caller['firstname'];
+  readonly groups: Caller['groups'];
+  readonly routes: string[];
+  /** The methods the caller may call, by provenance. */
+  readonly methods: Record<string, string[]>;
+  readonly roles: string[];
+}
+
+export function whoami(caller: Caller, catalog: readonly MethodInfo[]): WhoAmI {
+  const methods: Record<string, string[]> = {};
+  for (const m of catalog) {
+    if (caller.adminOf.has(m.provenance) || caller.methods.has(`${m.provenance}.${m.name}`)) (methods[m.provenance] ??= []).push(m.name);
+  }
+  return {
+    id: caller.id,
+    provenance: caller.provenance,
+    username: caller.username,
+    firstname: caller.firstname,
+    groups: caller.groups,
+    routes: [...new Set(caller.views.map((v) => v.path))].sort(),
+    methods,
+    roles: [...caller.roleIds].sort(),
+  };
+}
