@@ -31,15 +31,6 @@ import { isPlainObject, optionalObject, requireString, resolveReference, undefin
 
 type LoopType = '' | 'parallel' | 'sequential';
 
-export interface JobDetails {
-  readonly _id: string;
-  readonly name: string;
-  readonly status: string;
-  readonly variables: Record<string, unknown>;
-  readonly output: unknown;
-  readonly error: unknown;
-}
-
 function readLoopType(value: unknown): LoopType {
   if (value === undefined || value === null || value === '') return '';
   if (value === 'parallel' || value === 'sequential') return value;
@@ -82,7 +73,8 @@ function childVariables(base: Record<string, unknown>, extra: Record<string, unk
   return undefinedToNull({ ...base, ...extra }) as Record<string, unknown>;
 }
 
-function details(result: ChildJobResult): JobDetails {
+/** Only the documented fields of a child job reach `job_details`, whatever else the engine's result carries. */
+function details(result: ChildJobResult): ChildJobResult {
   const { _id, name, status, variables, output, error } = result;
   return { _id, name, status, variables, output, error };
 }
