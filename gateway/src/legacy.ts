@@ -12,7 +12,7 @@ import type { Context } from 'koa';
 import type { RequestState } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
 import type { AuditRecorder, Outcome } from './audit/recorder.ts';
-import { CallerNames } from './audit/identity.ts';
+import { CallerChecks } from './audit/callers.ts';
 import type { CoreClient, Credentials } from './core-client.ts';
 import { LegacyFailure, runEntry } from './mapping/run.ts';
 import type { Hatch } from './mapping/run.ts';
@@ -66,7 +66,7 @@ function credentialsOf(ctx: Context): Credentials {
 export function legacyRouter(deps: LegacyDeps): Router {
   const router = new Router();
   const now = deps.now ?? Date.now;
-  const names = new CallerNames();
+  const callers = new CallerChecks();
   const parse = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: deps.bodyLimit, onError: () => undefined });
 
   const brownedOut = (entry: Entry, at: number): boolean =>
@@ -82,12 +82,20 @@ export function legacyRouter(deps: LegacyDeps): Router {
       const callCore = deps.client.forCaller(credentials);
       ctx.set(headers);
       let outcome: Outcome;
+      // Asked even of removed operations: the audit names who still calls them.
+      const caller = await callers.check(credentials, callCore);
+      // Removal is public knowledge; anything else is only for callers the core knows.
       if (removed || brownedOut(entry, started)) {
         outcome = 'refused';
         ctx.status = 410;
         ctx.set('Cache-Control', 'no-store');
         ctx.type = 'application/json';
         ctx.body = JSON.stringify(goneMessage(entry));
+      } else if (caller.kind === 'refused') {
+        outcome = 'failed';
+        ctx.status = 401;
+        ctx.type = 'application/json';
+        ctx.body = JSON.stringify(caller.message);
       } else {
         try {
           const query: Record<string, string> = {};
@@ -113,20 +121,19 @@ export function legacyRouter(deps: LegacyDeps): Router {
       const latencyMs = now() - started;
       const address = ctx.ip;
       const userAgent = ctx.get('user-agent');
-      // Off the request path: the answer does not wait for the caller's name.
-      void names.nameOf(credentials, callCore).then((account) => deps.audit.record({
+      deps.audit.record({
         time: started,
         operation: entry.operation,
         entry: entry.id,
         source: entry.source,
-        client: { account, clientId: null, address, userAgent },
+        client: { account: caller.kind === 'known' ? caller.name : null, clientId: null, address, userAgent },
         outcome,
         status,
         latencyMs,
         deprecated: entry.deprecated,
         removed: entry.removed,
         replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
-      }));
+      });
     });
   }
   return router;
