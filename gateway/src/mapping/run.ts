@@ -6,7 +6,7 @@
  * value in a list, building query strings, unwrapping the envelope, the
  * results wrapper, a boolean answer, is said by its templates.
  */
-import { fill } from './template.ts';
+import { fill, fillPath, MissingPathValue } from './template.ts';
 import type { Scope } from './template.ts';
 import { translateQuery, UntranslatableQuery } from './translate.ts';
 import type { Entry, Method } from './types.ts';
@@ -74,7 +74,13 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
   const scope: Scope = { params: request.params, query: request.query, body: request.body ?? {}, vars: {}, last: null, calls };
   for (const step of entry.steps) {
     if ('call' in step) {
-      const path = fill(step.call.path, scope) as string;
+      let path: string;
+      try {
+        path = fillPath(step.call.path, scope);
+      } catch (err) {
+        if (err instanceof MissingPathValue) throw new LegacyFailure(err.message);
+        throw err;
+      }
       const answer = await callCore({ method: step.call.method, path, query: asQuery(fill(step.call.query, scope)), body: fill(step.call.body, scope) });
       if ((answer.status < 200 || answer.status > 299) && !(step.call.accept ?? []).includes(answer.status)) {
         throw new LegacyFailure(messageOf(answer.body), answer.status);

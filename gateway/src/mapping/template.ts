@@ -55,6 +55,29 @@ export function fill(template: unknown, scope: Scope): unknown {
   return template;
 }
 
+/** A path template's value was missing, empty or not a scalar: the legacy request lacked it. */
+export class MissingPathValue extends Error {
+  constructor(readonly field: string, readonly problem: 'is required' | 'must be a string or a number') {
+    super(`${field} ${problem}`);
+  }
+}
+
+/**
+ * Fills a path template for a core call. Each value is one path segment,
+ * percent-encoded, so a legacy id such as `../../authorization/accounts`
+ * cannot steer the call to another route; a missing or empty value is
+ * refused instead of leaving `//` in the path.
+ */
+export function fillPath(template: string, scope: Scope): string {
+  return template.replace(PART, (_m, path: string) => {
+    const value = lookup(scope, path);
+    const field = path.split('.').pop()!.replace(/\[\d+\]$/, '');
+    if (value === MISSING || value === null || value === '') throw new MissingPathValue(field, 'is required');
+    if (typeof value !== 'string' && typeof value !== 'number') throw new MissingPathValue(field, 'must be a string or a number');
+    return encodeURIComponent(String(value));
+  });
+}
+
 /** The roots a template refers to (`body`, `params`, ...), for checking entries at start. */
 export function references(template: unknown): string[] {
   if (typeof template === 'string') return [...template.matchAll(PART)].map((m) => m[1]!);
