@@ -155,10 +155,13 @@ test('HTML: a self-contained page with the security headers, also chosen by a br
   ]) {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
-    assert.equal(res.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; img-src data:");
+    assert.equal(res.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(res.headers.get('x-frame-options'), 'DENY');
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(res.headers.get('cross-origin-opener-policy'), 'same-origin');
+    assert.equal(res.headers.get('cross-origin-resource-policy'), 'same-origin');
+    assert.equal(res.headers.get('cache-control'), 'no-store', 'a report names clients and addresses: no shared cache keeps it');
     const html = res.body as string;
     assert.match(html, /<title>Legacy API migration audit: 2022\.1 → 2022\.2<\/title>/);
     assert.match(html, /<svg viewBox=/);
