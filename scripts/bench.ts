@@ -5,11 +5,13 @@
  *   npm run bench -- [--only all|search|engine|gateway|relay] [--jobs 1000000] [--runs 300] [--seconds 10]
  *                    [--engine-jobs 3000] [--data-dir .bench-data/search] [--fresh] [--no-write]
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { engineSection } from './bench/engine-section.ts';
 import { gatewaySection } from './bench/gateway-section.ts';
+import { renderPlot } from './bench/plot.ts';
+import type { Panel } from './bench/plot.ts';
 import { relaySection } from './bench/relay-section.ts';
 import { searchSection } from './bench/search-section.ts';
 
@@ -35,31 +37,41 @@ if (!['all', 'search', 'engine', 'gateway', 'relay'].includes(only) || !Number.i
   process.exit(2);
 }
 
+/** Where the picture and the figures it is drawn from live; a run of one section keeps the others' panels. */
+const PLOT_DIR = resolve('docs/bench');
+const PANELS_FILE = resolve(PLOT_DIR, 'panels.json');
+const PLOT_FILE = resolve(PLOT_DIR, 'benchmarks.svg');
+const PLOT_LINK = '![Every benchmark figure beside its baseline and goal](docs/bench/benchmarks.svg)';
+
 /** Replaces one marked section of BENCHMARKS.md, or appends it. */
 function write(marker: string, section: string): void {
   const file = resolve('BENCHMARKS.md');
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures come from `npm run bench`. Machines are noisy: read medians and ratios, not single runs.\n\n';
+  let current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures come from `npm run bench`. Machines are noisy: read medians and ratios, not single runs.\n\n';
+  if (!current.includes(PLOT_LINK)) current = current.replace(/\n\n/, `\n\n${PLOT_LINK}\n\n`);
   const pattern = new RegExp(`<!-- bench:${marker}:start -->[\\s\\S]*<!-- bench:${marker}:end -->`);
   writeFileSync(file, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`);
 }
 
-if (only === 'all' || only === 'search') {
-  const section = await searchSection(jobCount, runs, resolve(args['data-dir']!), args.fresh!);
-  console.log(`\n${section}\n`);
-  if (!args['no-write']) write('search', section);
+/** Replaces the panels of one section and redraws the picture from all of them. */
+function plot(section: string, panels: readonly Panel[]): void {
+  mkdirSync(PLOT_DIR, { recursive: true });
+  const kept = existsSync(PANELS_FILE) ? (JSON.parse(readFileSync(PANELS_FILE, 'utf8')) as Panel[]).filter((p) => p.section !== section) : [];
+  const order = ['search', 'engine', 'gateway', 'relay'];
+  const all = [...kept, ...panels].sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
+  writeFileSync(PANELS_FILE, `${JSON.stringify(all, null, 1)}\n`);
+  writeFileSync(PLOT_FILE, renderPlot(all, `npm run bench · last run ${new Date().toISOString().slice(0, 10)} · ${process.version}`));
 }
-if (only === 'all' || only === 'engine') {
-  const section = await engineSection(engineJobs);
-  console.log(`\n${section}\n`);
-  if (!args['no-write']) write('engine', section);
+
+async function run(name: string, section: () => Promise<{ markdown: string; panels: Panel[] }>): Promise<void> {
+  if (only !== 'all' && only !== name) return;
+  const { markdown, panels } = await section();
+  console.log(`\n${markdown}\n`);
+  if (args['no-write']) return;
+  write(name, markdown);
+  plot(name, panels);
 }
-if (only === 'all' || only === 'gateway') {
-  const section = await gatewaySection(seconds, 10);
-  console.log(`\n${section}\n`);
-  if (!args['no-write']) write('gateway', section);
-}
-if (only === 'all' || only === 'relay') {
-  const section = await relaySection(seconds);
-  console.log(`\n${section}\n`);
-  if (!args['no-write']) write('relay', section);
-}
+
+await run('search', () => searchSection(jobCount, runs, resolve(args['data-dir']!), args.fresh!));
+await run('engine', () => engineSection(engineJobs));
+await run('gateway', () => gatewaySection(seconds, 10));
+await run('relay', () => relaySection(seconds));

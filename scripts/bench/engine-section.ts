@@ -7,9 +7,10 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { login, memoryOf, startService } from './child.ts';
 import { runEngineBench } from './engine.ts';
+import type { Panel } from './plot.ts';
 import { ms } from './stats.ts';
 
-export async function engineSection(jobs: number): Promise<string> {
+export async function engineSection(jobs: number): Promise<{ markdown: string; panels: Panel[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-engine-'));
   const core = await startService('core/src/main.ts', { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password' });
   try {
@@ -19,7 +20,7 @@ export async function engineSection(jobs: number): Promise<string> {
     const r = await runEngineBench(url, token, jobs, concurrency);
     const memory = memoryOf(core.child.pid!);
     const date = new Date().toISOString().slice(0, 10);
-    return [
+    const markdown = [
       '<!-- bench:engine:start -->',
       '## Workflow engine: a 10-task automatic workflow (embedded SQLite store)',
       '',
@@ -36,6 +37,11 @@ export async function engineSection(jobs: number): Promise<string> {
       `All ${r.jobs} jobs completed in ${r.seconds.toFixed(1)} s. Core process memory after the run: RSS ${memory.rssMb.toFixed(0)} MB. Start-to-complete is measured by the client, from sending \`POST /jobs/start\` until it sees the job \`complete\` (in the start answer or by reading the job). Tasks without effects (all ten here) run inside the change that claims them, so a chain of them costs one commit; tasks with effects (delay, child jobs, the relay, transformations) run after their claim is committed.`,
       '<!-- bench:engine:end -->',
     ].join('\n');
+    const panels: Panel[] = [
+      { section: 'engine', title: 'Engine: 10-task jobs completed per second', unit: 'jobs/s', better: 'higher', series: ['measured'], groups: [{ label: `${r.jobs} jobs, ${r.concurrency} in flight`, values: [r.jobsPerSecond] }], goal: { value: 300, label: 'goal ≥ 300' } },
+      { section: 'engine', title: 'Engine: start-to-complete latency', unit: 'ms', better: 'lower', series: ['measured'], groups: [{ label: 'p50', values: [r.latency.p50] }, { label: 'p99', values: [r.latency.p99] }], goal: { value: 50, label: 'goal p50 < 50 ms' } },
+    ];
+    return { markdown, panels };
   } finally {
     core.child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

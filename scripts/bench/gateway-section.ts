@@ -9,6 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMicrosOf, login, runToEnd, startService } from './child.ts';
+import type { Panel } from './plot.ts';
 import { ms } from './stats.ts';
 
 interface Load {
@@ -45,7 +46,7 @@ async function load(name: string, url: string, token: string, seconds: number, c
   return { name, url, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, proxyCpu, coreCpu };
 }
 
-export async function gatewaySection(seconds: number, connections: number): Promise<string> {
+export async function gatewaySection(seconds: number, connections: number): Promise<{ markdown: string; panels: Panel[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-gateway-'));
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password', SEARCH_COUNT_CACHE_ENTRIES: '0' };
   await runToEnd(['scripts/seed.ts', '--jobs', '2000', '--data-dir', dataDir], { LOG_LEVEL: 'warn' });
@@ -78,7 +79,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     const throughputGap = 1 - passThrough.rps / bareProxy.rps;
     const addedP99 = passThrough.p99 - bareProxy.p99;
     const legacyGap = 1 - legacy.rps / passThrough.rps;
-    return [
+    const markdown = [
       '<!-- bench:gateway:start -->',
       '## Gateway: pass-through and rewritten legacy calls',
       '',
@@ -101,6 +102,12 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       `For scale: the core direct answers ${direct.rps.toFixed(0)} req/s; every proxy shares the two cores with it and with autocannon.`,
       '<!-- bench:gateway:end -->',
     ].join('\n');
+    const short = ['core direct', 'bare Node proxy', 'gateway pass-through', 'legacy getJob (rewritten)'];
+    const panels: Panel[] = [
+      { section: 'gateway', title: `Gateway: throughput, ${connections} connections`, unit: 'req/s', better: 'higher', series: ['req/s'], groups: runs.map((r, i) => ({ label: short[i]!, values: [r.rps] })), goal: { value: passThrough.rps * 0.75, label: 'legacy goal: ≥ 75% of the new call' } },
+      { section: 'gateway', title: 'Gateway: CPU per request', unit: 'µs', better: 'lower', series: ['proxy', 'core'], groups: runs.map((r, i) => ({ label: short[i]!, values: [r.proxyCpu, r.coreCpu] })) },
+    ];
+    return { markdown, panels };
   } finally {
     for (const p of [bare, gateway, core]) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));

@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { login, startService } from './child.ts';
 import type { Started } from './child.ts';
 import { ms, summarize, timeRuns } from './stats.ts';
+import type { Panel } from './plot.ts';
 import type { Summary } from './stats.ts';
 
 const NSO_USER = 'bench-nso';
@@ -81,7 +82,7 @@ async function sequential(direct: Target, relay: Target, runs: number): Promise<
   return [summarize(samples[0]), summarize(samples[1])];
 }
 
-export async function relaySection(seconds: number): Promise<string> {
+export async function relaySection(seconds: number): Promise<{ markdown: string; panels: Panel[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-relay-'));
   const sim = await startSim();
   const simUrl = `http://127.0.0.1:${sim.port}`;
@@ -111,7 +112,7 @@ export async function relaySection(seconds: number): Promise<string> {
     const loads = [await load(direct, seconds), await load(relay, seconds)] as const;
     const added = relaySeq.p50 - directSeq.p50;
     const date = new Date().toISOString().slice(0, 10);
-    return [
+    const markdown = [
       '<!-- bench:relay:start -->',
       '## Orchestrator relay: restQuery through the core against the orchestrator directly',
       '',
@@ -137,6 +138,10 @@ export async function relaySection(seconds: number): Promise<string> {
       `| relay adds under 2 ms at p50 (sequential) | ${added.toFixed(2)} ms | ${added < 2 ? 'met' : 'missed'} |`,
       '<!-- bench:relay:end -->',
     ].join('\n');
+    const panels: Panel[] = [
+      { section: 'relay', title: 'Orchestrator relay: restQuery, one call at a time', unit: 'ms', better: 'lower', series: ['p50', 'p99'], groups: [{ label: 'stand-in direct', values: [directSeq.p50, directSeq.p99] }, { label: 'through the relay', values: [relaySeq.p50, relaySeq.p99] }], goal: { value: directSeq.p50 + 2, label: 'goal: p50 under direct + 2 ms' } },
+    ];
+    return { markdown, panels };
   } finally {
     for (const p of [core, sim]) p?.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));

@@ -11,9 +11,10 @@ import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { login, memoryOf, runToEnd, startService } from './child.ts';
 import { buildQueryMix, runQueryMix } from './search.ts';
 import type { QueryResult } from './search.ts';
+import type { Panel } from './plot.ts';
 import { ms } from './stats.ts';
 
-export async function searchSection(jobCount: number, runs: number, dataDir: string, fresh: boolean): Promise<string> {
+export async function searchSection(jobCount: number, runs: number, dataDir: string, fresh: boolean): Promise<{ markdown: string; panels: Panel[] }> {
   async function storedJobs(): Promise<number> {
     if (!existsSync(resolve(dataDir, 'iap.sqlite'))) return 0;
     const store = SqliteStore.open({ dataDir });
@@ -94,7 +95,15 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
     ...results.map((r) => `- ${r.name}: \`${r.query.length > 160 ? `${r.query.slice(0, 160)}…` : r.query}\``),
     '<!-- bench:search:end -->',
   ].join('\n');
-
-
-  return section;
+  const series = ['store (no HTTP)', 'HTTP cold', 'HTTP warm'];
+  const panel = (pick: 'p50' | 'p99', goal: number): Panel => ({
+    section: 'search',
+    title: `Search over ${(jobCount / 1e6).toLocaleString('en-US')}M jobs: ${pick}`,
+    unit: 'ms',
+    better: 'lower',
+    series,
+    groups: results.map((r) => ({ label: r.name, values: [r.store[pick], ...r.http.map((h) => h[pick])] })),
+    goal: { value: goal, label: `goal ${pick} ≤ ${goal} ms (text: p50 ≤ 50)` },
+  });
+  return { markdown: section, panels: [panel('p50', 5), panel('p99', 20)] };
 }

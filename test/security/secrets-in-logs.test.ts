@@ -62,7 +62,8 @@ test('no password, token, client secret or Basic credential appears in any log l
 
   const basic = Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64');
   secrets.set('a Basic credential', basic);
-  for (const init of [{ headers: { authorization: `Basic ${basic}` } }, { headers: { cookie: `token=${admin.token}` } }, { headers: bearer }]) {
+  const ways: RequestInit[] = [{ headers: { authorization: `Basic ${basic}` } }, { headers: { cookie: `token=${admin.token}` } }, { headers: bearer }];
+  for (const init of ways) {
     assert.equal((await request(`${gw.url}/whoami`, init)).status, 200);
   }
   assert.equal((await request(`${gw.url}/whoami?token=${admin.token}`)).status, 200);
