@@ -1,0 +1,133 @@
+/**
+ * Hostile requests for a route of the core or a legacy operation of the
+ * gateway: its path with hostile or real parameters, hostile query
+ * parameters, a hostile body, and credentials that may be missing, wrong, or
+ * a reader's. `withDefect` makes sure a request the validators would accept
+ * cannot change anything: see oracle.ts.
+ */
+import fc from 'fast-check';
+import type { AnyRoute } from '../../core/src/http/route.ts';
+import type { Entry } from '../../gateway/src/mapping/types.ts';
+import { ADMIN_PASSWORD } from '../helpers/core.ts';
+import { brokenJsonText, headerText, hostileJson, hostileObject, hostileString, paramValue, queryPairs } from './arbitraries.ts';
+import type { QueryPair } from './arbitraries.ts';
+import { encode } from './wire.ts';
+import type { BodySpec, Credential, HostileRequest } from './wire.ts';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+export function fillPath(template: string, values: ReadonlyArray<{ value: string; encoding: 'encoded' | 'raw' }>): string {
+  let i = 0;
+  return template.replace(/:(\w+)/g, () => {
+    const v = values[i++]!;
+    return v.encoding === 'raw' ? v.value : encode(v.value);
+  });
+}
+
+export function paramCount(template: string): number {
+  return (template.match(/:(\w+)/g) ?? []).length;
+}
+
+export function queryString(pairs: readonly QueryPair[]): string {
+  return pairs.map((p) => (p.encoding === 'raw' ? `${p.name}=${p.value}` : `${encode(p.name)}=${encode(p.value)}`)).join('&');
+}
+
+/** Never the administrator's password: a login or Basic credential the fuzzer makes must fail. */
+const notTheSecret = (s: string): boolean => !s.includes(ADMIN_PASSWORD);
+
+const garbageToken = fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), headerText);
+
+export const badCredential: fc.Arbitrary<Credential> = fc.oneof(
+  fc.constant<Credential>({ kind: 'none' }),
+  garbageToken.map((value): Credential => ({ kind: 'bearer', value })),
+  fc.record({ user: fc.constantFrom('admin', 'hostile-reader', ''), password: hostileString.filter(notTheSecret) }).map(({ user, password }): Credential => ({ kind: 'basic', user, password })),
+  hostileString.map((value): Credential => ({ kind: 'queryToken', value })),
+  headerText.map((value): Credential => ({ kind: 'cookie', value: value.replace(/[;,\s]/g, '') })),
+);
+
+export const credential: fc.Arbitrary<Credential> = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<Credential>({ kind: 'admin' }) },
+  { weight: 2, arbitrary: fc.constant<Credential>({ kind: 'reader' }) },
+  { weight: 2, arbitrary: badCredential },
+);
+
+const ODD_TYPES = ['text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/vnd.api+json', 'application/json;;', '*/*'];
+const FORM_TEXT = ['a[b][c][d][e][f][g][h]=1', '__proto__[polluted]=1', 'constructor[prototype][polluted]=1', 'user[username]=admin&user[password]=x', 'a=1&a=2&a[]=3', '%ZZ=%ZZ', 'grant_type=client_credentials&client_id=x&client_secret=y', '=&=&&'];
+
+/** A body for a method the parser reads; ids of real documents may appear in it. */
+export function hostileBody(known: readonly string[]): fc.Arbitrary<BodySpec> {
+  const withKnown = fc.oneof(hostileObject, fc.record({ name: fc.constantFrom(...known), _id: fc.constantFrom(...known), job_id: fc.constantFrom(...known), jobIds: fc.array(fc.constantFrom(...known), { maxLength: 3 }) }, { requiredKeys: [] }));
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) },
+    { weight: 6, arbitrary: withKnown.map((value): BodySpec => ({ kind: 'json', value })) },
+    { weight: 2, arbitrary: hostileJson.map((value): BodySpec => ({ kind: 'json', value })) },
+    { weight: 2, arbitrary: brokenJsonText.map((text): BodySpec => ({ kind: 'text', text, contentType: 'application/json' })) },
+    { weight: 1, arbitrary: fc.oneof(fc.constantFrom(...FORM_TEXT), hostileString).map((text): BodySpec => ({ kind: 'text', text, contentType: 'application/x-www-form-urlencoded' })) },
+    { weight: 1, arbitrary: fc.tuple(hostileObject, fc.constantFrom(...ODD_TYPES)).map(([o, contentType]): BodySpec => ({ kind: 'text', text: JSON.stringify(o), contentType })) },
+  ).filter((b) => b.kind !== 'json' || notTheSecret(JSON.stringify(b.value) ?? ''));
+}
+
+const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
+
+/** A hostile request for one of `routes`: mostly its own method, sometimes another. */
+export function routeRequest(routes: readonly AnyRoute[], known: readonly string[]): fc.Arbitrary<HostileRequest> {
+  return fc.constantFrom(...routes).chain((route) =>
+    fc
+      .record({
+        method: fc.oneof({ weight: 8, arbitrary: fc.constant(route.method as string) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }),
+        params: fc.array(paramValue(known), { minLength: paramCount(route.path), maxLength: paramCount(route.path) }),
+        query: queryPairs,
+        body: hostileBody(known),
+        credential,
+        requestId: fc.option(headerText, { nil: undefined }),
+      })
+      .map(({ method, params, query, body, credential: c, requestId }): HostileRequest => ({
+        method,
+        pathname: fillPath(route.path, params),
+        query: queryString(query),
+        body: BODY_METHODS.has(method) ? body : { kind: 'none' },
+        credential: c,
+        ...(requestId === undefined ? {} : { requestId }),
+      })),
+  );
+}
+
+/** The same request with credentials that stand for no one: refused before any input is read. */
+export function withDefect(req: HostileRequest): HostileRequest {
+  return { ...req, credential: { kind: 'bearer', value: 'f'.repeat(64) } };
+}
+
+/**
+ * Bodies the legacy operations' parser cannot read: not JSON, not an object
+ * or array, or a prototype key. Sent with an administrator's credentials,
+ * they must be refused before any call to the core.
+ */
+export const unreadableJson: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('{', '{"a":', '[1,]', "{'a':1}", 'undefined', 'NaN', '{"a":1}garbage', '"a string"', '12', 'true', 'null', '{"job_id":'),
+  fc.constantFrom('{"__proto__":{"polluted":true}}', '{"query":{"__proto__":{"$where":"1"}}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"body":{"\\u005f_proto__":1}}'),
+  fc.tuple(hostileObject, fc.integer({ min: 1, max: 8 })).map(([o, cut]) => JSON.stringify(o).slice(0, -cut)),
+);
+
+export type LegacyMode = 'reader' | 'stranger' | 'admin-unreadable-body';
+
+/** A hostile call of a legacy operation, in one of the three modes that cannot change the store. */
+export function legacyRequest(entries: readonly Entry[], known: readonly string[]): fc.Arbitrary<{ entry: Entry; mode: LegacyMode; req: HostileRequest }> {
+  return fc.constantFrom(...entries).chain((entry) => {
+    const bodyMethod = BODY_METHODS.has(entry.legacy.method);
+    const modes: LegacyMode[] = bodyMethod ? ['reader', 'stranger', 'admin-unreadable-body'] : ['reader', 'stranger'];
+    return fc
+      .record({
+        mode: fc.constantFrom(...modes),
+        params: fc.array(paramValue(known), { minLength: paramCount(entry.legacy.path), maxLength: paramCount(entry.legacy.path) }),
+        query: queryPairs,
+        body: hostileBody(known),
+        unreadable: unreadableJson,
+        stranger: badCredential,
+      })
+      .map(({ mode, params, query, body, unreadable, stranger }) => {
+        const c: Credential = mode === 'reader' ? { kind: 'reader' } : mode === 'stranger' ? stranger : { kind: 'admin' };
+        const b: BodySpec = !bodyMethod ? { kind: 'none' } : mode === 'admin-unreadable-body' ? { kind: 'text', text: unreadable, contentType: 'application/json' } : body;
+        return { entry, mode, req: { method: entry.legacy.method, pathname: fillPath(entry.legacy.path, params), query: queryString(query), body: b, credential: c } };
+      });
+  });
+}
