@@ -121,7 +121,8 @@ export function createCoreApp(deps: CoreDeps): Core {
     }),
   );
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // Not thrown: the router then sets Allow, and errorHandler answers 405 in the surface's shape.
+  app.use(router.allowedMethods());
   return {
     app,
     routes,

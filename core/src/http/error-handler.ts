@@ -55,6 +55,11 @@ export function errorHandler(logger: Logger): Middleware {
       if (ctx.status === 404 && ctx.body == null) {
         throw new AppError(404, 'NOT_FOUND', `No operation at ${ctx.method} ${ctx.path}`);
       }
+      // The router answers a path that exists with 405, and a method no route uses (TRACE) with 501: both are the caller's mistake.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) {
+        const allow = ctx.response.get('Allow');
+        throw new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}${allow ? `; it takes ${allow}` : ''}`);
+      }
     } catch (thrown) {
       const err = toAppError(thrown);
       const log = (ctx.state as Partial<RequestState>).logger ?? logger;

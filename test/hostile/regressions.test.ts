@@ -1,0 +1,36 @@
+/**
+ * Counterexamples the hostile-input fuzz suites found, kept as plain tests
+ * of the behaviour that was fixed, against the real core (and gateway).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { startCore } from '../helpers/core.ts';
+import type { RunningCore } from '../helpers/core.ts';
+import { errorShapeProblems } from './answers.ts';
+import { send } from './wire.ts';
+import type { HostileRequest } from './wire.ts';
+
+let core: RunningCore;
+before(async () => {
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+});
+after(() => core?.close());
+
+const tokens = (): { admin: string; reader: string } => ({ admin: core.adminToken, reader: core.adminToken });
+const admin = (method: string, pathname: string, query = ''): HostileRequest => ({ method, pathname, query, body: { kind: 'none' }, credential: { kind: 'admin' } });
+
+test('a method a path does not take answers 405 METHOD_NOT_ALLOWED with Allow, in the surface shape, also for a method no route uses', async () => {
+  for (const [req, surface] of [
+    [admin('PUT', '/health/live'), 'plain'],
+    [admin('DELETE', '/operations-manager/jobs'), 'operations-manager'],
+    [admin('TRACE', '/health/live'), 'plain'],
+  ] as const) {
+    const answer = await send(core.url, req, tokens());
+    assert.equal(answer.status, 405, `${req.method} ${req.pathname}: ${answer.text}`);
+    assert.equal(answer.headers['x-error-code'], 'METHOD_NOT_ALLOWED');
+    assert.deepEqual(errorShapeProblems(answer, surface, false), []);
+    assert.match(String((answer.json as { message: string }).message), new RegExp(`^${req.method} is not allowed on ${req.pathname}; it takes HEAD, GET`));
+    assert.equal(answer.headers['allow'], 'HEAD, GET');
+  }
+});
