@@ -34,3 +34,18 @@ test('a method a path does not take answers 405 METHOD_NOT_ALLOWED with Allow, i
     assert.equal(answer.headers['allow'], 'HEAD, GET');
   }
 });
+
+test('malformed percent-encoding in a query parameter answers 400 naming it, on routes without a query and on the automation and trigger lists', async () => {
+  for (const [pathname, query, parameter, surface] of [
+    ['/health/server', '%ZZ=1', '%ZZ', 'plain'],
+    ['/operations-manager/automations', '%ZZ=1', '%ZZ', 'operations-manager'],
+    ['/operations-manager/triggers', 'enabled=%ZZ', 'enabled', 'operations-manager'],
+    ['/operations-manager/triggers', 'actionId=%E0%A4%A', 'actionId', 'operations-manager'],
+  ] as const) {
+    const answer = await send(core.url, admin('GET', pathname, query), tokens());
+    assert.equal(answer.status, 400, `${pathname}?${query}: ${answer.text}`);
+    assert.equal(answer.headers['x-error-code'], 'VALIDATION_FAILED');
+    assert.deepEqual(errorShapeProblems(answer, surface, false), []);
+    assert.equal((answer.json as { message: string }).message, `Invalid query: ${parameter} has malformed percent-encoding`);
+  }
+});

@@ -8,7 +8,8 @@ import type { AuthState } from '../auth/authenticate.ts';
 import { can } from '../auth/caller.ts';
 import type { Caller } from '../auth/caller.ts';
 import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors.ts';
-import { splitQueryString } from '../search/query-string.ts';
+import { QueryStringError, splitQueryString } from '../search/query-string.ts';
+import type { RawParam } from '../search/query-string.ts';
 import type { RequestState } from './request-context.ts';
 import type { SurfaceState } from './error-handler.ts';
 import type { AnyRoute } from './route.ts';
@@ -17,7 +18,15 @@ import type { AnyRoute } from './route.ts';
 const ALWAYS_ALLOWED = new Set(['token']);
 
 function checkNoQuery(queryString: string): Record<string, never> {
-  const extra = splitQueryString(queryString).filter((p) => !ALWAYS_ALLOWED.has(p.name));
+  let params: RawParam[];
+  try {
+    params = splitQueryString(queryString);
+  } catch (err) {
+    // A name with malformed percent-encoding (`?%ZZ=1`) is the caller's mistake like any other.
+    if (!(err instanceof QueryStringError)) throw err;
+    throw new ValidationError(`Invalid query: ${err.parameter} ${err.message}`, [{ parameter: err.parameter, message: err.message }]);
+  }
+  const extra = params.filter((p) => !ALWAYS_ALLOWED.has(p.name));
   if (extra.length > 0) {
     const details = extra.map((p) => ({ parameter: p.name, message: 'is not a parameter of this operation' }));
     throw new ValidationError(`Invalid query: ${details.map((d) => d.parameter).join(', ')} not accepted`, details);

@@ -11,7 +11,8 @@ import { and } from '../../search/conditions.ts';
 import type { Condition } from '../../search/conditions.ts';
 import type { DocType } from '../../search/fields.ts';
 import { buildLeaf, LeafError } from '../../search/leaf.ts';
-import { decodeComponent, splitQueryString } from '../../search/query-string.ts';
+import { decodeComponent, QueryStringError, splitQueryString } from '../../search/query-string.ts';
+import type { RawParam } from '../../search/query-string.ts';
 import type { Doc, DocCollection, SearchQuery } from '../../store/types.ts';
 import { pageMetadata } from '../search-service.ts';
 import type { PageMetadata } from '../search-service.ts';
@@ -54,14 +55,22 @@ export function omListQuery(type: DocType, extras: ExtraFilters = []): Validator
       const kept: string[] = [];
       const conditions: Condition[] = [];
       const problems: ErrorDetail[] = [];
-      for (const p of splitQueryString(queryString)) {
+      let params: RawParam[];
+      try {
+        params = splitQueryString(queryString);
+      } catch (err) {
+        if (!(err instanceof QueryStringError)) throw err;
+        params = [];
+        problems.push({ parameter: err.parameter, message: err.message });
+      }
+      for (const p of params) {
         if (p.name.includes('[') || p.name === 'q') {
           problems.push({ parameter: p.name, message: 'is job search syntax; these lists use the generic filters (equals=<value>&equalsField=<field>, contains/containsField, startsWith/startsWithField, limit, skip, sort, order)' });
         } else if (extras.includes(p.name)) {
           try {
             conditions.push(buildLeaf(type, 'equals', p.name, decodeComponent(p.raw, p.name), { maxInItems: 1, maxValueLength: 1000 }));
           } catch (err) {
-            if (!(err instanceof LeafError)) throw err;
+            if (!(err instanceof LeafError || err instanceof QueryStringError)) throw err;
             problems.push({ parameter: p.name, message: err.message });
           }
         } else if (p.name !== 'token') {
