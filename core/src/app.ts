@@ -22,7 +22,7 @@ import { createGatewayManager } from './gateway-manager/service.ts';
 import type { GatewayManager } from './gateway-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
 import { bodyError, errorHandler } from './http/error-handler.ts';
-import { mountRoutes } from './http/mount.ts';
+import { mountRoutes, routeSurfaces } from './http/mount.ts';
 import { requestContext } from './http/request-context.ts';
 import type { AnyRoute } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -107,7 +107,7 @@ export function createCoreApp(deps: CoreDeps): Core {
   app.silent = true;
   const router = mountRoutes(routes);
   app.use(requestContext(deps.logger));
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, routeSurfaces(routes, router)));
   app.use(securityHeaders());
   app.use(authenticate(auth));
   app.use(

@@ -49,3 +49,13 @@ test('malformed percent-encoding in a query parameter answers 400 naming it, on 
     assert.equal((answer.json as { message: string }).message, `Invalid query: ${parameter} has malformed percent-encoding`);
   }
 });
+
+test('a body the parser refuses on the OAuth token route answers in the OAuth shape, not the plain one', async () => {
+  for (const text of ['{"__proto__":{"polluted":true}}', '{bad', '"grant_type"']) {
+    const answer = await send(core.url, { method: 'POST', pathname: '/oauth/token', query: '', body: { kind: 'text', text, contentType: 'application/json' }, credential: { kind: 'none' } }, tokens());
+    assert.equal(answer.status, 400, answer.text);
+    assert.equal(answer.headers['x-error-code'], 'INVALID_JSON');
+    assert.deepEqual(errorShapeProblems(answer, 'oauth', false), []);
+    assert.equal((answer.json as { error: string }).error, 'invalid_request');
+  }
+});

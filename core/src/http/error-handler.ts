@@ -15,8 +15,11 @@ export interface SurfaceState {
   surface?: Surface;
 }
 
-function surfaceOf(ctx: Context): Surface {
-  const declared = (ctx.state as SurfaceState).surface;
+/** The surface of the route a method and path lead to, for errors raised before the route runs. */
+export type RouteSurfaces = (method: string, path: string) => Surface | undefined;
+
+function surfaceOf(ctx: Context, routeSurfaces?: RouteSurfaces): Surface {
+  const declared = (ctx.state as SurfaceState).surface ?? routeSurfaces?.(ctx.method, ctx.path);
   if (declared) return declared;
   return ctx.path === '/operations-manager' || ctx.path.startsWith('/operations-manager/') ? 'operations-manager' : 'plain';
 }
@@ -48,7 +51,8 @@ export function bodyError(err: Error): AppError {
   return new AppError(400, 'INVALID_JSON', `Request body could not be read: ${err.message}`);
 }
 
-export function errorHandler(logger: Logger): Middleware {
+/** `routeSurfaces` is asked only on errors, so answering a request costs no route lookup. */
+export function errorHandler(logger: Logger, routeSurfaces?: RouteSurfaces): Middleware {
   return async function errorHandlerMiddleware(ctx, next) {
     try {
       await next();
@@ -69,7 +73,7 @@ export function errorHandler(logger: Logger): Middleware {
       if (err instanceof TooManyRequestsError) ctx.set('Retry-After', String(err.retryAfter));
       if (err.status === 401) ctx.set('WWW-Authenticate', 'Bearer, Basic realm="iap"');
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = renderError(surfaceOf(ctx), err);
+      ctx.body = renderError(surfaceOf(ctx, routeSurfaces), err);
     }
   };
 }

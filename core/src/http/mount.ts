@@ -12,7 +12,7 @@ import { QueryStringError, splitQueryString } from '../search/query-string.ts';
 import type { RawParam } from '../search/query-string.ts';
 import type { RequestState } from './request-context.ts';
 import type { SurfaceState } from './error-handler.ts';
-import type { AnyRoute } from './route.ts';
+import type { AnyRoute, Surface } from './route.ts';
 
 /** Parameters any route accepts: the credential ones, read by authentication. */
 const ALWAYS_ALLOWED = new Set(['token']);
@@ -79,4 +79,17 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
     });
   }
   return router;
+}
+
+/**
+ * The surface of the route the router would run for a method and path: an
+ * error raised before it runs (an unreadable body) answers in its shape too.
+ */
+export function routeSurfaces(routes: readonly AnyRoute[], router: Router): (method: string, path: string) => Surface | undefined {
+  const byPath = new Map(routes.map((r) => [`${r.method} ${r.path}`, r.surface]));
+  return (method, path) => {
+    const lookup = method === 'HEAD' ? 'GET' : method;
+    const layer = router.match(path, method).pathAndMethod.find((l) => l.methods.length > 0);
+    return layer ? byPath.get(`${lookup} ${layer.path}`) : undefined;
+  };
 }
