@@ -41,10 +41,15 @@ export function spawnService(script: string, env: Record<string, string>): Promi
   });
 }
 
+/** True once the process has exited, by itself or by a signal (then `exitCode` stays null). */
+function gone(p: CoreProcess): boolean {
+  return p.child.exitCode !== null || p.child.signalCode !== null;
+}
+
 /** Kills the process the way a crash does (no cleanup) and waits for it to be gone. */
 export function crash(core: CoreProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (core.child.exitCode !== null) return resolve();
+    if (gone(core)) return resolve();
     core.child.once('exit', () => resolve());
     core.child.kill('SIGKILL');
   });
@@ -53,7 +58,7 @@ export function crash(core: CoreProcess): Promise<void> {
 /** Stops a process the clean way (SIGTERM) and waits for it to exit. */
 export function stop(p: CoreProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (p.child.exitCode !== null) return resolve();
+    if (gone(p)) return resolve();
     p.child.once('exit', () => resolve());
     p.child.kill('SIGTERM');
   });
