@@ -10,6 +10,7 @@ import { errorHandler } from '../../core/src/http/error-handler.ts';
 import { requestContext } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
 import type { Store } from '../../core/src/store/types.ts';
+import type { AuditJournal } from './audit/journal.ts';
 import { AuditRecorder } from './audit/recorder.ts';
 import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
@@ -33,6 +34,8 @@ export interface GatewayDeps {
   readonly logger: Logger;
   /** Where audit records are written. */
   readonly store: Store;
+  /** Where audit records wait until they are stored, so a killed gateway loses none; none for a store in memory. */
+  readonly auditJournal?: AuditJournal | null;
   readonly entries?: readonly Entry[];
   readonly calendar?: ReleaseCalendar;
   /** The client for rewritten calls; tests pass one that records what it sends. */
@@ -54,7 +57,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   app.silent = true;
   const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) });
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
-  const audit = new AuditRecorder(deps.store, deps.logger);
+  const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null });
   const legacy = legacyRouter({
     entries,
     calendar,

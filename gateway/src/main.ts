@@ -1,17 +1,21 @@
 /** Starts the gateway in front of the core at CORE_URL. */
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { listen } from '../../core/src/http/listen.ts';
 import { createLogger } from '../../core/src/logger.ts';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { openStore } from '../../core/src/store/open.ts';
 import { createGatewayApp } from './app.ts';
+import { AuditJournal } from './audit/journal.ts';
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'gateway' });
 // Its own file beside the core's, so the two processes never wait on each other's writes.
 const store = config.mongoUrl ? await openStore(config) : SqliteStore.open({ dataDir: config.dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
-const gateway = createGatewayApp({ config, logger, store });
+const auditJournal = AuditJournal.open(join(config.dataDir, 'gateway-audit.jsonl'));
+if (auditJournal.recovered.length > 0) logger.info(`audit: ${auditJournal.recovered.length} records kept by the journal of an earlier run go into the store with the first batch`);
+const gateway = createGatewayApp({ config, logger, store, auditJournal });
 const server = await listen(gateway.app, config.port, '0.0.0.0');
 const { port } = server.address() as AddressInfo;
 logger.info(`gateway listening on port ${port}, core at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port });

@@ -1,11 +1,16 @@
 /**
- * Records legacy calls for the migration audit. Records are buffered and
- * written in batches off the request path; `close()` writes what is left, so
- * a clean stop loses nothing.
+ * Records legacy calls for the migration audit. Records are written to the
+ * store in batches off the request path; `close()` writes what is left, so
+ * a clean stop loses nothing. With a journal, each record is also appended
+ * to it before the call is answered, and the journal is cut down after each
+ * batch is stored, so a killed gateway loses no record of an answered call:
+ * the next start puts what the journal kept into the store.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../../core/src/logger.ts';
-import type { Store } from '../../../core/src/store/types.ts';
+import { DuplicateKeyError } from '../../../core/src/store/types.ts';
+import type { Doc, Store } from '../../../core/src/store/types.ts';
+import type { AuditJournal, JournaledRecord } from './journal.ts';
 
 export type Outcome = 'rewritten' | 'refused' | 'failed';
 
@@ -23,19 +28,54 @@ export interface AuditRecord {
   readonly replacement: string | null;
 }
 
+type Stored = JournaledRecord & Partial<AuditRecord>;
+
+export interface RecorderOptions {
+  /** Where records wait until they are stored; null (the default) for none, as with a store in memory. */
+  readonly journal?: AuditJournal | null;
+  readonly flushEveryMs?: number;
+  readonly batchSize?: number;
+}
+
 export class AuditRecorder {
-  private buffer: Array<AuditRecord & { _id: string }> = [];
+  private buffer: Stored[] = [];
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  private readonly journal: AuditJournal | null;
+  private readonly batchSize: number;
+  private journalFailing = false;
 
-  constructor(private readonly store: Store, private readonly logger: Logger, flushEveryMs = 500, private readonly batchSize = 500) {
-    this.timer = setInterval(() => void this.flush(), flushEveryMs);
+  constructor(private readonly store: Store, private readonly logger: Logger, options: RecorderOptions = {}) {
+    this.journal = options.journal ?? null;
+    this.batchSize = options.batchSize ?? 500;
+    // What a killed gateway left goes in with the first batch; records already stored are skipped then.
+    if (this.journal) this.buffer.push(...this.journal.recovered);
+    this.timer = setInterval(() => void this.flush(), options.flushEveryMs ?? 500);
     this.timer.unref();
   }
 
+  /** Records a call; called before the answer goes out, so with a journal the record survives a kill from then on. */
   record(record: AuditRecord): void {
-    this.buffer.push({ _id: randomUUID(), ...record });
+    const doc: Stored = { _id: randomUUID(), ...record };
+    this.journalAppend(doc);
+    this.enqueue(doc);
+  }
+
+  private enqueue(doc: Stored): void {
+    this.buffer.push(doc);
     if (this.buffer.length >= this.batchSize) void this.flush();
+  }
+
+  private journalAppend(doc: Stored): void {
+    if (!this.journal) return;
+    try {
+      this.journal.append(doc);
+      this.journalFailing = false;
+    } catch (err) {
+      // The call is answered all the same; the record still reaches the store with its batch.
+      if (!this.journalFailing) this.logger.error('audit journal not written; records of calls answered meanwhile are lost if the gateway is killed', { error: String(err) });
+      this.journalFailing = true;
+    }
   }
 
   /** Writes what is buffered; flushes never overlap, so records keep their order. */
@@ -44,19 +84,39 @@ export class AuditRecorder {
       while (this.buffer.length > 0) {
         const batch = this.buffer.splice(0, this.batchSize);
         try {
-          await this.store.collection('audit').insertMany(batch as unknown as Array<Record<string, unknown>>);
+          await this.insert(batch);
         } catch (err) {
           this.buffer.unshift(...batch);
           this.logger.error('audit records not written; kept for the next attempt', { records: batch.length, error: String(err) });
           return;
+        }
+        try {
+          this.journal?.committed(batch.map((d) => d._id));
+        } catch (err) {
+          // The journal keeps more than it needs; the next start skips what is stored.
+          this.logger.warn('audit journal not cut down', { error: String(err) });
         }
       }
     });
     return this.flushing;
   }
 
+  /** Inserts the batch; records already stored (replayed from the journal) are skipped. */
+  private async insert(batch: readonly Stored[]): Promise<void> {
+    const audit = this.store.collection('audit');
+    try {
+      await audit.insertMany(batch as readonly Doc[]);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const stored = new Set((await audit.findByIds(batch.map((d) => d._id))).map((d) => d['_id']));
+      const fresh = batch.filter((d) => !stored.has(d._id));
+      if (fresh.length > 0) await audit.insertMany(fresh as readonly Doc[]);
+    }
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+    this.journal?.close();
   }
 }

@@ -1,0 +1,128 @@
+/**
+ * The audit journal on its own and under the recorder, on a real SQLite
+ * store: a record is in the journal as soon as it is recorded, the journal
+ * keeps only what is not stored yet, and what an earlier run left is stored
+ * once, whatever part of it was stored already, torn lines skipped.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLogger } from '../../core/src/logger.ts';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { AuditJournal, readJournal } from '../../gateway/src/audit/journal.ts';
+import { AuditRecorder } from '../../gateway/src/audit/recorder.ts';
+import type { AuditRecord } from '../../gateway/src/audit/recorder.ts';
+import { tempDir } from './support.ts';
+
+const data = tempDir('journal');
+after(() => data.remove());
+const logger = createLogger({ level: 'error', service: 'test', silent: true });
+let n = 0;
+const fresh = (): string => {
+  n += 1;
+  return join(data.path, `case-${n}`);
+};
+
+function call(userAgent: string): AuditRecord {
+  return {
+    time: Date.now(),
+    operation: 'getJob',
+    entry: 'workflow-engine.getJob',
+    source: 'workflow-engine',
+    client: { account: 'admin', clientId: null, address: '127.0.0.1', userAgent },
+    outcome: 'rewritten',
+    status: 200,
+    latencyMs: 2,
+    deprecated: '2021.2',
+    removed: '2022.2',
+    replacement: 'GET /operations-manager/jobs/:id',
+  };
+}
+
+/** A recorder that never flushes by itself, so the test decides when batches are stored. */
+function recorder(dir: string): { store: SqliteStore; recorder: AuditRecorder; journal: AuditJournal } {
+  const store = SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+  const journal = AuditJournal.open(join(dir, 'gateway-audit.jsonl'));
+  return { store, journal, recorder: new AuditRecorder(store, logger, { journal, flushEveryMs: 3_600_000 }) };
+}
+
+async function agentsIn(store: SqliteStore): Promise<string[]> {
+  const { docs } = await store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 10_000 });
+  return docs.map((d) => (d['client'] as { userAgent: string }).userAgent).sort();
+}
+
+test('a record is in the journal once recorded, and the journal is empty once its batch is stored', async () => {
+  const dir = fresh();
+  const { store, recorder: r, journal } = recorder(dir);
+  const file = join(dir, 'gateway-audit.jsonl');
+  r.record(call('one'));
+  r.record(call('two'));
+  assert.deepEqual(readJournal(file).map((x) => (x['client'] as { userAgent: string }).userAgent), ['one', 'two'], 'written before anything is stored');
+  assert.deepEqual(await agentsIn(store), []);
+  await r.flush();
+  assert.deepEqual(await agentsIn(store), ['one', 'two']);
+  assert.equal(statSync(file).size, 0, 'cut down to nothing');
+  assert.equal(journal.size, 0);
+  await r.close();
+  await store.close();
+});
+
+test('records left by a killed run are stored by the next one, once each, also those stored just before the kill', async () => {
+  const dir = fresh();
+  const first = recorder(dir);
+  for (const ua of ['a', 'b', 'c']) first.recorder.record(call(ua));
+  await first.recorder.flush();
+  for (const ua of ['d', 'e']) first.recorder.record(call(ua));
+  // A kill between a batch's commit and the journal's cut: its lines are still in the journal.
+  const file = join(dir, 'gateway-audit.jsonl');
+  const { docs } = await first.store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 10 });
+  appendFileSync(file, docs.map((d) => `${JSON.stringify(d)}\n`).join(''));
+  // ...and the kill cut the last line short.
+  appendFileSync(file, '{"_id":"torn-by-the-kill","time":17');
+  await first.store.close(); // the process is gone: no flush, no close of the recorder
+
+  const second = recorder(dir);
+  assert.deepEqual(second.journal.recovered.map((x) => (x['client'] as { userAgent: string }).userAgent).sort(), ['a', 'b', 'c', 'd', 'e']);
+  await second.recorder.flush();
+  assert.deepEqual(await agentsIn(second.store), ['a', 'b', 'c', 'd', 'e'], 'every record once');
+  assert.equal(readFileSync(file, 'utf8'), '');
+  // The same journal replayed again (a kill during the replay) still stores nothing twice.
+  writeFileSync(file, docs.map((d) => `${JSON.stringify(d)}\n`).join(''));
+  const third = new AuditRecorder(second.store, logger, { journal: AuditJournal.open(file), flushEveryMs: 3_600_000 });
+  await third.flush();
+  assert.deepEqual(await agentsIn(second.store), ['a', 'b', 'c', 'd', 'e']);
+  await third.close();
+  await second.recorder.close();
+  await second.store.close();
+});
+
+test('a line torn in the middle of the journal (a write cut short by a full disk) costs only that line', () => {
+  const dir = fresh();
+  const file = join(dir, 'gateway-audit.jsonl');
+  const journal = AuditJournal.open(file);
+  journal.append({ _id: 'x1', v: 1 });
+  journal.close();
+  // After a write cut short the journal starts its next line on a new line.
+  appendFileSync(file, '{"_id":"x2","v":\n{"_id":"x3","v":3}\n{"_id":"x1","v":"latest"}\n');
+  assert.deepEqual(readJournal(file), [{ _id: 'x1', v: 'latest' }, { _id: 'x3', v: 3 }], 'the last line of an id wins, the torn one is skipped');
+  // Opening it again rewrites it without the torn line.
+  AuditJournal.open(file).close();
+  assert.equal(readFileSync(file, 'utf8'), '{"_id":"x1","v":"latest"}\n{"_id":"x3","v":3}\n');
+});
+
+test('records recorded while a batch is being stored stay in the journal until their own batch is', async () => {
+  const dir = fresh();
+  const { store, recorder: r, journal } = recorder(dir);
+  for (let i = 0; i < 5; i += 1) r.record(call(`early-${i}`));
+  const flushing = r.flush();
+  r.record(call('during'));
+  await flushing;
+  const left = readJournal(join(dir, 'gateway-audit.jsonl')).map((x) => (x['client'] as { userAgent: string }).userAgent);
+  assert.ok(left.every((ua) => !ua.startsWith('early')), `stored ones are cut: ${left.join(',')}`);
+  await r.flush();
+  assert.equal(journal.size, 0);
+  assert.equal((await agentsIn(store)).length, 6);
+  await r.close();
+  await store.close();
+});
