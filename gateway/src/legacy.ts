@@ -9,6 +9,8 @@
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { AppError } from '../../core/src/errors.ts';
+import { bodyError } from '../../core/src/http/error-handler.ts';
 import type { RequestState } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
 import type { AuditRecorder, Outcome } from './audit/recorder.ts';
@@ -19,6 +21,10 @@ import type { Hatch } from './mapping/run.ts';
 import type { Entry } from './mapping/types.ts';
 import { compareReleases } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
+
+interface BodyState {
+  bodyError?: AppError;
+}
 
 export interface Brownout {
   /** Entry ids or operation names, or `*` for every deprecated operation. */
@@ -67,7 +73,15 @@ export function legacyRouter(deps: LegacyDeps): Router {
   const router = new Router();
   const now = deps.now ?? Date.now;
   const callers = new CallerChecks();
-  const parse = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: deps.bodyLimit, onError: () => undefined });
+  // A body that cannot be read is kept as the reason, so the entry answers it rather than running on an empty body.
+  const parse = bodyParser({
+    enableTypes: ['json', 'form'],
+    jsonLimit: deps.bodyLimit,
+    formLimit: deps.bodyLimit,
+    onError: (err, ctx) => {
+      (ctx.state as BodyState).bodyError = bodyError(err);
+    },
+  });
 
   const brownedOut = (entry: Entry, at: number): boolean =>
     deps.brownouts.some((b) => (b.operations.includes('*') || b.operations.includes(entry.id) || b.operations.includes(entry.operation)) && Date.parse(b.from) <= at && at < Date.parse(b.until));
@@ -84,6 +98,7 @@ export function legacyRouter(deps: LegacyDeps): Router {
       let outcome: Outcome;
       // Asked even of removed operations: the audit names who still calls them.
       const caller = await callers.check(credentials, callCore);
+      const bodyState = ctx.state as BodyState;
       // Removal is public knowledge; anything else is only for callers the core knows.
       if (removed || brownedOut(entry, started)) {
         outcome = 'refused';
@@ -96,6 +111,13 @@ export function legacyRouter(deps: LegacyDeps): Router {
         ctx.status = 401;
         ctx.type = 'application/json';
         ctx.body = JSON.stringify(caller.message);
+      } else if (bodyState.bodyError) {
+        // Refused before any call to the core: over the limit 413, otherwise the legacy error form.
+        outcome = 'failed';
+        ctx.status = bodyState.bodyError.status === 413 ? 413 : 500;
+        ctx.set('X-Error-Code', bodyState.bodyError.code);
+        ctx.type = 'application/json';
+        ctx.body = JSON.stringify(bodyState.bodyError.message);
       } else {
         try {
           const query: Record<string, string> = {};

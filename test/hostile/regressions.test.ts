@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
+import { startGateway } from '../helpers/gateway.ts';
 import { errorShapeProblems } from './answers.ts';
 import { send } from './wire.ts';
 import type { HostileRequest } from './wire.ts';
@@ -57,5 +58,24 @@ test('a body the parser refuses on the OAuth token route answers in the OAuth sh
     assert.equal(answer.headers['x-error-code'], 'INVALID_JSON');
     assert.deepEqual(errorShapeProblems(answer, 'oauth', false), []);
     assert.equal((answer.json as { error: string }).error, 'invalid_request');
+  }
+});
+
+test('a legacy operation refuses a body it cannot read before calling the core, instead of running on an empty body', async () => {
+  const gateway = await startGateway(core.url);
+  try {
+    // `{` used to be read as {}: jobs/search then answered every job, and a list operation would have set the list to [].
+    for (const text of ['{', '{"query":{"__proto__":{"$where":"1"}}}', '"a string"']) {
+      const answer = await send(gateway.url, { method: 'POST', pathname: '/workflow_engine/jobs/search', query: '', body: { kind: 'text', text, contentType: 'application/json' }, credential: { kind: 'admin' } }, tokens());
+      assert.equal(answer.status, 500, answer.text);
+      assert.equal(answer.headers['x-error-code'], 'INVALID_JSON');
+      assert.match(String(answer.json), /^Request body could not be read: /);
+    }
+    const huge = await send(gateway.url, { method: 'POST', pathname: '/workflow_engine/cancelJob', query: '', body: { kind: 'oversize', bytes: 1024 * 1024 + 16, chunked: false }, credential: { kind: 'admin' } }, tokens());
+    assert.equal(huge.status, 413, huge.text);
+    assert.equal(huge.headers['x-error-code'], 'PAYLOAD_TOO_LARGE');
+    assert.equal(huge.json, 'Request body is too large');
+  } finally {
+    await gateway.close();
   }
 });
