@@ -93,13 +93,9 @@ test('a killed core: the gateway answers 502 at once in each surface\'s shape, a
 
   for (const kind of ['new', 'legacy'] as const) {
     const afterUp = calls.filter((c) => c.kind === kind && c.startedAt > upAt);
-    const first = afterUp.findIndex((c) => c.status === 200);
-    assert.ok(first >= 0, `a ${kind} call succeeded after the restart`);
-    const recoveredMs = afterUp[first]!.endedAt - upAt;
-    assert.ok(recoveredMs < 1000, `the first ${kind} success came ${recoveredMs.toFixed(0)} ms after the core listened`);
-    const failedLater = afterUp.slice(first).filter((c) => c.status !== 200);
-    assert.deepEqual(failedLater.map((c) => `${c.status} ${JSON.stringify(c.body)}`), [], `after the first success no ${kind} call fails: no dead socket is reused`);
-    assert.ok(afterUp.length - first >= 10, `${kind} traffic went on after the recovery (${afterUp.length - first} calls)`);
-    figure(`core-back ${kind}`, `first success ${recoveredMs.toFixed(0)} ms after the core listened (restart took ${(upAt - restartAt).toFixed(0)} ms), then ${afterUp.length - first} calls all 200`);
+    assert.ok(afterUp.length >= 10, `${kind} traffic went on after the restart (${afterUp.length} calls)`);
+    assert.deepEqual(afterUp.filter((c) => c.status !== 200).map((c) => `${c.status} ${JSON.stringify(c.body)}`), [], `every ${kind} call sent once the core listened again succeeds: no dead socket is reused, no manual step`);
+    const firstSuccess = Math.min(...calls.filter((c) => c.kind === kind && c.endedAt > upAt && c.status === 200).map((c) => c.endedAt));
+    figure(`core-back ${kind}`, `first success ${(firstSuccess - upAt).toFixed(0)} ms after the core listened (its restart took ${(upAt - restartAt).toFixed(0)} ms), then ${afterUp.length} calls all 200`);
   }
 });
