@@ -21,6 +21,7 @@ import { gatewayManagerRoutes } from './gateway-manager/routes.ts';
 import { createGatewayManager } from './gateway-manager/service.ts';
 import type { GatewayManager } from './gateway-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
+import { bodyDepthError } from './http/body-depth.ts';
 import { bodyError, errorHandler } from './http/error-handler.ts';
 import { mountRoutes, routeSurfaces } from './http/mount.ts';
 import { requestContext } from './http/request-context.ts';
@@ -120,6 +121,11 @@ export function createCoreApp(deps: CoreDeps): Core {
       },
     }),
   );
+  app.use((ctx, next) => {
+    const tooDeep = bodyDepthError((ctx.request as { body?: unknown }).body);
+    if (tooDeep) throw tooDeep;
+    return next();
+  });
   app.use(router.routes());
   // Not thrown: the router then sets Allow, and errorHandler answers 405 in the surface's shape.
   app.use(router.allowedMethods());

@@ -10,6 +10,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppError } from '../../core/src/errors.ts';
+import { bodyDepthError } from '../../core/src/http/body-depth.ts';
 import { bodyError } from '../../core/src/http/error-handler.ts';
 import type { RequestState } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
@@ -99,6 +100,7 @@ export function legacyRouter(deps: LegacyDeps): Router {
       // Asked even of removed operations: the audit names who still calls them.
       const caller = await callers.check(credentials, callCore);
       const bodyState = ctx.state as BodyState;
+      bodyState.bodyError ??= bodyDepthError((ctx.request as { body?: unknown }).body) ?? undefined;
       // Removal is public knowledge; anything else is only for callers the core knows.
       if (removed || brownedOut(entry, started)) {
         outcome = 'refused';

@@ -79,3 +79,23 @@ test('a legacy operation refuses a body it cannot read before calling the core, 
     await gateway.close();
   }
 });
+
+test('a body nested deeper than 256 levels is refused as INVALID_JSON, directly and by a legacy operation, where it was an INTERNAL 500 (job start) or a RangeError', async () => {
+  const deep = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+  const direct = await send(core.url, { method: 'POST', pathname: '/operations-manager/jobs/start', query: '', body: { kind: 'text', text: `{"workflow":"x","options":{"variables":{"x":${deep(3000)}}}}`, contentType: 'application/json' }, credential: { kind: 'admin' } }, tokens());
+  assert.equal(direct.status, 400, direct.text);
+  assert.equal(direct.headers['x-error-code'], 'INVALID_JSON');
+  assert.deepEqual(errorShapeProblems(direct, 'operations-manager', false), []);
+  // 253 levels inside the body's own object is still read.
+  const shallow = await send(core.url, { method: 'POST', pathname: '/operations-manager/jobs/start', query: '', body: { kind: 'text', text: `{"workflow":"x","options":{"variables":{"x":${deep(250)}}}}`, contentType: 'application/json' }, credential: { kind: 'admin' } }, tokens());
+  assert.equal(shallow.headers['x-error-code'], 'VALIDATION_FAILED', shallow.text);
+  const gateway = await startGateway(core.url);
+  try {
+    const legacy = await send(gateway.url, { method: 'PUT', pathname: '/user-management/accounts/0000000000000000000000c1/groups', query: '', body: { kind: 'text', text: `${'['.repeat(5000)}${']'.repeat(5000)}`, contentType: 'application/json' }, credential: { kind: 'admin' } }, tokens());
+    assert.equal(legacy.status, 500, legacy.text);
+    assert.equal(legacy.headers['x-error-code'], 'INVALID_JSON');
+    assert.equal(legacy.json, 'Request body is nested deeper than 256 levels');
+  } finally {
+    await gateway.close();
+  }
+});
