@@ -54,6 +54,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
   const coreUrl = `http://127.0.0.1:${core.port}`;
   const gateway = await startService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: coreUrl });
   const bare = await startService('scripts/bench/bare-proxy.ts', { TARGET: coreUrl });
+  const bareRewrite = await startService('scripts/bench/bare-rewrite.ts', { TARGET: coreUrl });
   try {
     const token = await login(coreUrl, 'bench-admin', 'bench-admin-password');
     const page = (await (await fetch(`${coreUrl}/operations-manager/jobs?limit=1&include=_id`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: Array<{ _id: string }> };
@@ -71,10 +72,11 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       ['bare Node pass-through', `http://127.0.0.1:${bare.port}${path}`, viaBare],
       ['gateway pass-through', `${gatewayUrl}${path}`, viaGateway],
       ['legacy getJob, rewritten by the gateway', `${gatewayUrl}/workflow_engine/getJob/${id}`, viaGateway],
+      ['legacy getJob, bare Node rewrite', `http://127.0.0.1:${bareRewrite.port}/workflow_engine/getJob/${id}`, { proxy: bareRewrite.child.pid!, core: corePid }],
     ];
     for (const [, url, pids] of rows) await load('warm-up', url, token, 2, connections, pids);
     for (const [name, url, pids] of rows) runs.push(await load(name, url, token, seconds, connections, pids));
-    const [direct, bareProxy, passThrough, legacy] = runs as [Load, Load, Load, Load];
+    const [direct, bareProxy, passThrough, legacy, bareLegacy] = runs as [Load, Load, Load, Load, Load];
     const date = new Date().toISOString().slice(0, 10);
     const throughputGap = 1 - passThrough.rps / bareProxy.rps;
     const addedP99 = passThrough.p99 - bareProxy.p99;
@@ -99,17 +101,19 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       `| p99 added over the bare proxy under 2 ms | ${addedP99.toFixed(1)} ms | ${addedP99 < 2 ? 'met' : 'missed'} |`,
       `| rewritten legacy call within 25% of the new call it becomes | ${relative(legacyGap)} | ${legacyGap <= 0.25 ? 'met' : 'missed'} |`,
       '',
+      `The floor of a rewrite: a bare Node server doing only this rewrite (one keep-alive call to the core, parse, unwrap, answer; \`scripts/bench/bare-rewrite.ts\`) runs ${relative(1 - bareLegacy.rps / passThrough.rps)} the gateway's pass-through of the new call, at ${bareLegacy.proxyCpu?.toFixed(0) ?? '–'} µs of CPU per request against the gateway's ${legacy.proxyCpu?.toFixed(0) ?? '–'} µs; the gateway's rewrite runs ${relative(1 - legacy.rps / bareLegacy.rps)} that floor.`,
+      '',
       `For scale: the core direct answers ${direct.rps.toFixed(0)} req/s; every proxy shares the two cores with it and with autocannon.`,
       '<!-- bench:gateway:end -->',
     ].join('\n');
-    const short = ['core direct', 'bare Node proxy', 'gateway pass-through', 'legacy getJob (rewritten)'];
+    const short = ['core direct', 'bare Node proxy', 'gateway pass-through', 'legacy getJob (rewritten)', 'bare Node rewrite'];
     const panels: Panel[] = [
       { section: 'gateway', title: `Gateway: throughput, ${connections} connections`, unit: 'req/s', better: 'higher', series: ['req/s'], groups: runs.map((r, i) => ({ label: short[i]!, values: [r.rps] })), goal: { value: passThrough.rps * 0.75, label: 'legacy goal: ≥ 75% of the new call' } },
       { section: 'gateway', title: 'Gateway: CPU per request', unit: 'µs', better: 'lower', series: ['proxy', 'core'], groups: runs.map((r, i) => ({ label: short[i]!, values: [r.proxyCpu, r.coreCpu] })) },
     ];
     return { markdown, panels };
   } finally {
-    for (const p of [bare, gateway, core]) p.child.kill('SIGTERM');
+    for (const p of [bare, bareRewrite, gateway, core]) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     rmSync(dataDir, { recursive: true, force: true });
   }
