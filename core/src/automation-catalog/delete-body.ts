@@ -19,11 +19,17 @@ const schema = joiBody<string[] | { ids: string[] }>(Joi.alternatives().try(ids(
 async function readStream(ctx: RouteContext): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of ctx.koa.req) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > MAX_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
-    chunks.push(buf);
+  try {
+    for await (const chunk of ctx.koa.req) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += buf.length;
+      if (size > MAX_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large');
+      chunks.push(buf);
+    }
+  } catch (err) {
+    // The stream fails only when the client goes away mid-body ("aborted"): its mistake, not an internal failure.
+    if (err instanceof AppError) throw err;
+    throw new AppError(400, 'BAD_REQUEST', 'Request body could not be read: the connection closed before it ended');
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
