@@ -16,6 +16,8 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
 import { AppError } from '../../core/src/errors.ts';
 import { renderError } from '../../core/src/http/error-handler.ts';
+import type { SurfaceState } from '../../core/src/http/error-handler.ts';
+import type { Surface } from '../../core/src/http/route.ts';
 import type { RequestState } from '../../core/src/http/request-context.ts';
 
 export interface ProxyOptions {
@@ -46,7 +48,10 @@ export function passThrough(options: ProxyOptions): { middleware: Middleware; cl
 
   const middleware: Middleware = async function passThroughMiddleware(ctx) {
     const state = ctx.state as RequestState;
-    const surface = ctx.path.startsWith('/operations-manager') ? 'operations-manager' : 'plain';
+    // The errors answered here take the shape the core's route would have: its token endpoint speaks OAuth (RFC 6749).
+    const surface: Surface = /^\/oauth\/token\/?$/.test(ctx.path) ? 'oauth' : ctx.path.startsWith('/operations-manager') ? 'operations-manager' : 'plain';
+    // So does a 413 thrown to the error middleware.
+    (ctx.state as SurfaceState).surface = surface;
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > options.bodyLimitBytes) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`);
     const headers: OutgoingHttpHeaders = { ...ctx.req.headers };
