@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'UPSTREAM_FAILED'
   | 'UPSTREAM_TIMEOUT'
   | 'STORE_UNAVAILABLE'
+  | 'STORE_FULL'
   | 'INTERNAL';
 
 /** One entry of `metadata` on validation failures: what was wrong and where. */
@@ -96,6 +97,13 @@ export class TooManyRequestsError extends AppError {
 export class StoreUnavailableError extends AppError {
   constructor(message: string, cause?: unknown) {
     super(503, 'STORE_UNAVAILABLE', message, [], { cause });
+  }
+}
+
+/** The store's disk is full: writes are refused until space is freed; reads go on. */
+export class StoreFullError extends AppError {
+  constructor(cause?: unknown) {
+    super(507, 'STORE_FULL', "The store's disk is full; free space in its data directory and try again", [], { cause });
   }
 }
 

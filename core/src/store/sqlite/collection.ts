@@ -3,6 +3,7 @@
  * one read transaction, so both come from the same snapshot.
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { StoreFullError } from '../../errors.ts';
 import type { Condition } from '../../search/conditions.ts';
 import type { CollectionName, CollectionSpec } from '../collections.ts';
 import { DuplicateKeyError } from '../types.ts';
@@ -15,6 +16,11 @@ import { SqlCompiler } from './compile.ts';
 import { createIndex, dropIndex } from './schema.ts';
 
 const STATEMENT_CACHE = 256;
+
+/** SQLite's own error for a write that found no room (ENOSPC) as the error family's; anything else unchanged. */
+export function storeError(err: unknown): unknown {
+  return (err as { code?: unknown }).code === 'SQLITE_FULL' ? new StoreFullError(err) : err;
+}
 
 export class SqliteCollection implements DocCollection {
   readonly name: CollectionName;
@@ -52,7 +58,7 @@ export class SqliteCollection implements DocCollection {
       const detail = String((err as Error).message);
       throw new DuplicateKeyError(this.name, detail.includes('.id') ? '_id' : 'unique key');
     }
-    throw err;
+    throw storeError(err);
   }
 
   async insertOne(doc: Doc): Promise<void> {
@@ -173,7 +179,11 @@ export class SqliteCollection implements DocCollection {
 
   async deleteOne(id: string): Promise<boolean> {
     this.counts.clear();
-    return this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;
+    try {
+      return this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;
+    } catch (err) {
+      this.rethrow(err);
+    }
   }
 
   async indexStatus(): Promise<IndexStatus> {

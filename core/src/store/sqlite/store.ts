@@ -13,7 +13,7 @@ import type { Store, WriteOp } from '../types.ts';
 
 /** Rolls a batch back when a revision check fails. */
 class RevisionMoved extends Error {}
-import { SqliteCollection } from './collection.ts';
+import { SqliteCollection, storeError } from './collection.ts';
 import { createIndex, createTable, ensureRowCounter } from './schema.ts';
 
 export interface SqliteStoreOptions {
@@ -76,7 +76,7 @@ export class SqliteStore implements Store {
       run();
     } catch (err) {
       if (err instanceof RevisionMoved) return false;
-      throw err;
+      throw storeError(err);
     }
     return applied;
   }
