@@ -3,6 +3,7 @@
  * minutes without use; a client-credentials token after a fixed lifetime.
  * Use is recorded at most every 30 seconds, so reads do not become writes.
  */
+import { StoreFullError } from '../errors.ts';
 import type { Store } from '../store/types.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
@@ -20,6 +21,21 @@ export interface Session {
 }
 
 const TOUCH_EVERY_MS = 30_000;
+
+/**
+ * A write a read makes on the side (recording use, removing an expired
+ * session) must not fail the read when the store's disk is full: the read
+ * goes on, and the write is made at a later use. True when it was made.
+ */
+async function bestEffort(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (err) {
+    if (err instanceof StoreFullError) return false;
+    throw err;
+  }
+}
 
 export interface SessionOptions {
   readonly idleMinutes: number;
@@ -58,13 +74,12 @@ export class Sessions {
     if (!found) return null;
     const now = this.now();
     if (found.expiresAt <= now) {
-      await sessions.deleteOne(found._id);
+      await bestEffort(sessions.deleteOne(found._id));
       return null;
     }
     if (found.kind === 'login' && now - found.lastUsed > TOUCH_EVERY_MS) {
       const touched: Session = { ...found, lastUsed: now, expiresAt: now + this.options.idleMinutes * 60_000 };
-      await sessions.replaceOne({ ...touched });
-      return touched;
+      return (await bestEffort(sessions.replaceOne({ ...touched }))) ? touched : found;
     }
     return found;
   }
