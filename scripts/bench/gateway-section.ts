@@ -9,6 +9,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMicrosOf, login, runToEnd, startService } from './child.ts';
+import { paced } from './paced.ts';
+import type { PacedResult } from './paced.ts';
 import type { Panel } from './plot.ts';
 import { ms } from './stats.ts';
 
@@ -46,6 +48,23 @@ async function load(name: string, url: string, token: string, seconds: number, c
   return { name, url, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, proxyCpu, coreCpu };
 }
 
+interface Moderate extends PacedResult {
+  readonly name: string;
+  readonly proxyCpu: number | null;
+  readonly coreCpu: number;
+}
+
+/** One path at a fixed, moderate request rate: latency as a client sees it when nothing is saturated. */
+async function moderate(name: string, url: string, token: string, rate: number, seconds: number, pids: Pids): Promise<Moderate> {
+  const before = { proxy: pids.proxy === null ? 0 : cpuMicrosOf(pids.proxy), core: cpuMicrosOf(pids.core) };
+  const r = await paced(url, { authorization: `Bearer ${token}` }, rate, seconds);
+  const answered = Math.max(1, r.n);
+  const proxyCpu = pids.proxy === null ? null : (cpuMicrosOf(pids.proxy) - before.proxy) / answered;
+  const coreCpu = (cpuMicrosOf(pids.core) - before.core) / answered;
+  console.log(`${name} at ${rate}/s: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}, late ${r.late}, CPU µs/request proxy ${proxyCpu?.toFixed(0) ?? '-'} core ${coreCpu.toFixed(0)}`);
+  return { ...r, name, proxyCpu, coreCpu };
+}
+
 export async function gatewaySection(seconds: number, connections: number): Promise<{ markdown: string; panels: Panel[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-gateway-'));
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password', SEARCH_COUNT_CACHE_ENTRIES: '0' };
@@ -77,9 +96,15 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     for (const [, url, pids] of rows) await load('warm-up', url, token, 2, connections, pids);
     for (const [name, url, pids] of rows) runs.push(await load(name, url, token, seconds, connections, pids));
     const [direct, bareProxy, passThrough, legacy, bareLegacy] = runs as [Load, Load, Load, Load, Load];
+    // Moderate: a quarter of what the slowest path sustains, offered to every path alike.
+    const rate = Math.max(100, Math.floor(Math.min(...runs.map((r) => r.rps)) / 4 / 50) * 50);
+    const calm: Moderate[] = [];
+    for (const [name, url, pids] of rows) calm.push(await moderate(name, url, token, rate, seconds, pids));
+    const [, calmBare, calmPass, calmLegacy] = calm as [Moderate, Moderate, Moderate, Moderate, Moderate];
+    const latencyGap = calmLegacy.p50 / calmPass.p50 - 1;
     const date = new Date().toISOString().slice(0, 10);
     const throughputGap = 1 - passThrough.rps / bareProxy.rps;
-    const addedP99 = passThrough.p99 - bareProxy.p99;
+    const addedP99 = calmPass.p99 - calmBare.p99;
     const legacyGap = 1 - legacy.rps / passThrough.rps;
     const markdown = [
       '<!-- bench:gateway:start -->',
@@ -95,11 +120,18 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       '|---|---:|---:|---:|---:|---:|---:|',
       ...runs.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${r.proxyCpu === null ? '–' : r.proxyCpu.toFixed(0)} | ${r.coreCpu.toFixed(0)} |`),
       '',
+      `At moderate load: every path in turn at the same fixed rate, ${rate} requests/s for ${seconds} s (a quarter of what the slowest path sustains above), sent on schedule whether or not earlier answers came back (open loop, so a slow path shows as latency), each timed from its scheduled send with sub-millisecond resolution (\`scripts/bench/paced.ts\`).`,
+      '',
+      '| path | p50 ms | p99 ms | errors | proxy CPU µs/req | core CPU µs/req |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...calm.map((r) => `| ${r.name} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${r.proxyCpu === null ? '–' : r.proxyCpu.toFixed(0)} | ${r.coreCpu.toFixed(0)} |`),
+      '',
       '| goal | measured | |',
       '|---|---|---|',
       `| gateway pass-through throughput within 10% of the bare proxy | ${relative(throughputGap)} | ${throughputGap <= 0.1 ? 'met' : 'missed'} |`,
-      `| p99 added over the bare proxy under 2 ms | ${addedP99.toFixed(1)} ms | ${addedP99 < 2 ? 'met' : 'missed'} |`,
-      `| rewritten legacy call within 25% of the new call it becomes | ${relative(legacyGap)} | ${legacyGap <= 0.25 ? 'met' : 'missed'} |`,
+      `| p99 added over the bare proxy under 2 ms, at moderate load | ${addedP99.toFixed(2)} ms | ${addedP99 < 2 ? 'met' : 'missed'} |`,
+      `| rewritten legacy call within 25% of the new call it becomes: throughput, saturated | ${relative(legacyGap)} | ${legacyGap <= 0.25 ? 'met' : 'missed'} |`,
+      `| rewritten legacy call within 25% of the new call it becomes: p50 latency, moderate load | ${(latencyGap * 100).toFixed(0)}% slower (${ms(calmLegacy.p50)} vs ${ms(calmPass.p50)} ms) | ${latencyGap <= 0.25 ? 'met' : 'missed'} |`,
       '',
       `The floor of a rewrite: a bare Node server doing only this rewrite (one keep-alive call to the core, parse, unwrap, answer; \`scripts/bench/bare-rewrite.ts\`) runs ${relative(1 - bareLegacy.rps / passThrough.rps)} the gateway's pass-through of the new call, at ${bareLegacy.proxyCpu?.toFixed(0) ?? '–'} µs of CPU per request against the gateway's ${legacy.proxyCpu?.toFixed(0) ?? '–'} µs; the gateway's rewrite runs ${relative(1 - legacy.rps / bareLegacy.rps)} that floor.`,
       '',
