@@ -12,6 +12,8 @@ import { engineSection } from './bench/engine-section.ts';
 import { gatewaySection } from './bench/gateway-section.ts';
 import { renderPlot } from './bench/plot.ts';
 import type { Panel } from './bench/plot.ts';
+import { renderSummary } from './bench/summary.ts';
+import type { Goal } from './bench/summary.ts';
 import { relaySection } from './bench/relay-section.ts';
 import { searchSection } from './bench/search-section.ts';
 
@@ -39,7 +41,7 @@ if (!['all', 'search', 'engine', 'gateway', 'relay'].includes(only) || !Number.i
 
 /** Where the picture and the figures it is drawn from live; a run of one section keeps the others' panels. */
 const PLOT_DIR = resolve('docs/bench');
-const PANELS_FILE = resolve(PLOT_DIR, 'panels.json');
+const RESULTS_FILE = resolve(PLOT_DIR, 'results.json');
 const PLOT_FILE = resolve(PLOT_DIR, 'benchmarks.svg');
 const PLOT_LINK = '![Every benchmark figure beside its baseline and goal](docs/bench/benchmarks.svg)';
 
@@ -49,26 +51,38 @@ function write(marker: string, section: string): void {
   let current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures come from `npm run bench`. Machines are noisy: read medians and ratios, not single runs.\n\n';
   if (!current.includes(PLOT_LINK)) current = current.replace(/\n\n/, `\n\n${PLOT_LINK}\n\n`);
   const pattern = new RegExp(`<!-- bench:${marker}:start -->[\\s\\S]*<!-- bench:${marker}:end -->`);
-  writeFileSync(file, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`);
+  if (pattern.test(current)) writeFileSync(file, current.replace(pattern, section));
+  // The summary goes under the picture, at the top; sections go at the end.
+  else if (marker === 'summary') writeFileSync(file, current.replace(PLOT_LINK, `${PLOT_LINK}\n\n${section}`));
+  else writeFileSync(file, `${current.trimEnd()}\n\n${section}\n`);
 }
 
-/** Replaces the panels of one section and redraws the picture from all of them. */
-function plot(section: string, panels: readonly Panel[]): void {
+interface Stored {
+  panels: Panel[];
+  goals: Goal[];
+  dates: Record<string, string>;
+}
+
+/** Replaces one section's panels and goals, then redraws the picture and the summary table from all of them. */
+function record(section: string, panels: readonly Panel[], goals: readonly Goal[]): void {
   mkdirSync(PLOT_DIR, { recursive: true });
-  const kept = existsSync(PANELS_FILE) ? (JSON.parse(readFileSync(PANELS_FILE, 'utf8')) as Panel[]).filter((p) => p.section !== section) : [];
+  const stored: Stored = existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Stored) : { panels: [], goals: [], dates: {} };
   const order = ['search', 'engine', 'gateway', 'relay'];
-  const all = [...kept, ...panels].sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
-  writeFileSync(PANELS_FILE, `${JSON.stringify(all, null, 1)}\n`);
-  writeFileSync(PLOT_FILE, renderPlot(all, `npm run bench · last run ${new Date().toISOString().slice(0, 10)} · ${process.version}`));
+  const bySection = <T extends { section: string }>(kept: readonly T[], fresh: readonly T[]): T[] =>
+    [...kept.filter((x) => x.section !== section), ...fresh].sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
+  const next: Stored = { panels: bySection(stored.panels, panels), goals: bySection(stored.goals, goals), dates: { ...stored.dates, [section]: new Date().toISOString().slice(0, 10) } };
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(next, null, 1)}\n`);
+  writeFileSync(PLOT_FILE, renderPlot(next.panels, `npm run bench · ${process.version} · each panel from its section's last run`));
+  write('summary', renderSummary(next.goals, next.dates));
 }
 
-async function run(name: string, section: () => Promise<{ markdown: string; panels: Panel[] }>): Promise<void> {
+async function run(name: string, section: () => Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }>): Promise<void> {
   if (only !== 'all' && only !== name) return;
-  const { markdown, panels } = await section();
+  const { markdown, panels, goals } = await section();
   console.log(`\n${markdown}\n`);
   if (args['no-write']) return;
   write(name, markdown);
-  plot(name, panels);
+  record(name, panels, goals);
 }
 
 await run('search', () => searchSection(jobCount, runs, resolve(args['data-dir']!), args.fresh!));

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { login, memoryOf, startService } from './child.ts';
 import { runEngineBench } from './engine.ts';
 import type { Panel } from './plot.ts';
+import type { Goal } from './summary.ts';
 import { ms } from './stats.ts';
 
-export async function engineSection(jobs: number): Promise<{ markdown: string; panels: Panel[] }> {
+export async function engineSection(jobs: number): Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-engine-'));
   const core = await startService('core/src/main.ts', { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password' });
   try {
@@ -41,7 +42,11 @@ export async function engineSection(jobs: number): Promise<{ markdown: string; p
       { section: 'engine', title: 'Engine: 10-task jobs completed per second', unit: 'jobs/s', better: 'higher', series: ['measured'], groups: [{ label: `${r.jobs} jobs, ${r.concurrency} in flight`, values: [r.jobsPerSecond] }], goal: { value: 300, label: 'goal ≥ 300' } },
       { section: 'engine', title: 'Engine: start-to-complete latency', unit: 'ms', better: 'lower', series: ['measured'], groups: [{ label: 'p50', values: [r.latency.p50] }, { label: 'p99', values: [r.latency.p99] }], goal: { value: 50, label: 'goal p50 < 50 ms' } },
     ];
-    return { markdown, panels };
+    const goals: Goal[] = [
+      { section: 'engine', figure: `10-task jobs completed per second (${r.jobs} jobs)`, baseline: '–', measured: r.jobsPerSecond.toFixed(0), goal: '≥ 300', met: r.jobsPerSecond >= 300 },
+      { section: 'engine', figure: 'start-to-complete p50 / p99 ms', baseline: '–', measured: `${ms(r.latency.p50)} / ${ms(r.latency.p99)}`, goal: 'p50 < 50', met: r.latency.p50 < 50 },
+    ];
+    return { markdown, panels, goals };
   } finally {
     core.child.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

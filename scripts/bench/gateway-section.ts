@@ -12,6 +12,7 @@ import { cpuMicrosOf, login, runToEnd, startService } from './child.ts';
 import { paced } from './paced.ts';
 import type { PacedResult } from './paced.ts';
 import type { Panel } from './plot.ts';
+import type { Goal } from './summary.ts';
 import { ms } from './stats.ts';
 
 interface Load {
@@ -65,7 +66,7 @@ async function moderate(name: string, url: string, token: string, rate: number, 
   return { ...r, name, proxyCpu, coreCpu };
 }
 
-export async function gatewaySection(seconds: number, connections: number): Promise<{ markdown: string; panels: Panel[] }> {
+export async function gatewaySection(seconds: number, connections: number): Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-gateway-'));
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password', SEARCH_COUNT_CACHE_ENTRIES: '0' };
   await runToEnd(['scripts/seed.ts', '--jobs', '2000', '--data-dir', dataDir], { LOG_LEVEL: 'warn' });
@@ -143,7 +144,13 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       { section: 'gateway', title: `Gateway: throughput, ${connections} connections`, unit: 'req/s', better: 'higher', series: ['req/s'], groups: runs.map((r, i) => ({ label: short[i]!, values: [r.rps] })), goal: { value: passThrough.rps * 0.75, label: 'legacy goal: ≥ 75% of the new call' } },
       { section: 'gateway', title: 'Gateway: CPU per request', unit: 'µs', better: 'lower', series: ['proxy', 'core'], groups: runs.map((r, i) => ({ label: short[i]!, values: [r.proxyCpu, r.coreCpu] })) },
     ];
-    return { markdown, panels };
+    const goals: Goal[] = [
+      { section: 'gateway', figure: 'pass-through throughput (req/s)', baseline: `bare Node proxy ${bareProxy.rps.toFixed(0)}`, measured: `${passThrough.rps.toFixed(0)} (${relative(throughputGap)})`, goal: 'within 10% of the bare proxy', met: throughputGap <= 0.1 },
+      { section: 'gateway', figure: `pass-through p99 ms at ${rate} req/s`, baseline: `bare Node proxy ${ms(calmBare.p99)}`, measured: `${ms(calmPass.p99)} (+${addedP99.toFixed(2)})`, goal: 'under 2 ms added', met: addedP99 < 2 },
+      { section: 'gateway', figure: 'rewritten getJob throughput, saturated (req/s)', baseline: `the new call through the gateway ${passThrough.rps.toFixed(0)}`, measured: `${legacy.rps.toFixed(0)} (${relative(legacyGap)}; bare Node rewrite ${bareLegacy.rps.toFixed(0)})`, goal: 'within 25%', met: legacyGap <= 0.25 },
+      { section: 'gateway', figure: `rewritten getJob p50 ms at ${rate} req/s`, baseline: `the new call through the gateway ${ms(calmPass.p50)}`, measured: `${ms(calmLegacy.p50)} (${(latencyGap * 100).toFixed(0)}% slower)`, goal: 'within 25%', met: latencyGap <= 0.25 },
+    ];
+    return { markdown, panels, goals };
   } finally {
     for (const p of [bare, bareRewrite, gateway, core]) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));

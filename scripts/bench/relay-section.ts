@@ -15,6 +15,7 @@ import { login, startService } from './child.ts';
 import type { Started } from './child.ts';
 import { ms, summarize, timeRuns } from './stats.ts';
 import type { Panel } from './plot.ts';
+import type { Goal } from './summary.ts';
 import type { Summary } from './stats.ts';
 
 const NSO_USER = 'bench-nso';
@@ -82,7 +83,7 @@ async function sequential(direct: Target, relay: Target, runs: number): Promise<
   return [summarize(samples[0]), summarize(samples[1])];
 }
 
-export async function relaySection(seconds: number): Promise<{ markdown: string; panels: Panel[] }> {
+export async function relaySection(seconds: number): Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-relay-'));
   const sim = await startSim();
   const simUrl = `http://127.0.0.1:${sim.port}`;
@@ -141,7 +142,10 @@ export async function relaySection(seconds: number): Promise<{ markdown: string;
     const panels: Panel[] = [
       { section: 'relay', title: 'Orchestrator relay: restQuery, one call at a time', unit: 'ms', better: 'lower', series: ['p50', 'p99'], groups: [{ label: 'stand-in direct', values: [directSeq.p50, directSeq.p99] }, { label: 'through the relay', values: [relaySeq.p50, relaySeq.p99] }], goal: { value: directSeq.p50 + 2, label: 'goal: p50 under direct + 2 ms' } },
     ];
-    return { markdown, panels };
+    const goals: Goal[] = [
+      { section: 'relay', figure: 'restQuery p50 ms, one call at a time', baseline: `the stand-in called directly ${ms(directSeq.p50)}`, measured: `${ms(relaySeq.p50)} (+${added.toFixed(2)})`, goal: 'under 2 ms added', met: added < 2 },
+    ];
+    return { markdown, panels, goals };
   } finally {
     for (const p of [core, sim]) p?.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));

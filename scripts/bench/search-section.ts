@@ -12,9 +12,10 @@ import { login, memoryOf, runToEnd, startService } from './child.ts';
 import { buildQueryMix, runQueryMix } from './search.ts';
 import type { QueryResult } from './search.ts';
 import type { Panel } from './plot.ts';
+import type { Goal } from './summary.ts';
 import { ms } from './stats.ts';
 
-export async function searchSection(jobCount: number, runs: number, dataDir: string, fresh: boolean): Promise<{ markdown: string; panels: Panel[] }> {
+export async function searchSection(jobCount: number, runs: number, dataDir: string, fresh: boolean): Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }> {
   async function storedJobs(): Promise<number> {
     if (!existsSync(resolve(dataDir, 'iap.sqlite'))) return 0;
     const store = SqliteStore.open({ dataDir });
@@ -105,5 +106,18 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
     groups: results.map((r) => ({ label: r.name, values: [r.store[pick], ...r.http.map((h) => h[pick])] })),
     goal: { value: goal, label: `goal ${pick} ≤ ${goal} ms (text: p50 ≤ 50)` },
   });
-  return { markdown: section, panels: [panel('p50', 5), panel('p99', 20)] };
+  const goals: Goal[] = results.map((r) => {
+    const [c, w] = r.http as [QueryResult['store'], QueryResult['store']];
+    const ok = (x: QueryResult['store']): boolean => x.p50 <= r.goal.p50 && (r.goal.p99 === null || x.p99 <= r.goal.p99);
+    return {
+      section: 'search',
+      figure: `${r.name}: p50 / p99 ms over HTTP, cold · warm`,
+      baseline: `store in-process ${ms(r.store.p50)} / ${ms(r.store.p99)}`,
+      measured: `${ms(c.p50)} / ${ms(c.p99)} · ${ms(w.p50)} / ${ms(w.p99)}`,
+      goal: `p50 ≤ ${r.goal.p50}${r.goal.p99 === null ? '' : `, p99 ≤ ${r.goal.p99}`}`,
+      met: ok(c) && ok(w),
+    };
+  });
+  goals.push({ section: 'search', figure: `core memory at ${jobCount.toLocaleString('en-US')} jobs (RSS, peak)`, baseline: '–', measured: `${memory.rssMb.toFixed(0)} MB, ${memory.peakMb.toFixed(0)} MB`, goal: '< 500 MB', met: memory.peakMb < 500 });
+  return { markdown: section, panels: [panel('p50', 5), panel('p99', 20)], goals };
 }
