@@ -49,7 +49,8 @@ const PLOT_LINK = '![Every benchmark figure beside its baseline and goal](docs/b
 function write(marker: string, section: string): void {
   const file = resolve('BENCHMARKS.md');
   let current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures come from `npm run bench`. Machines are noisy: read medians and ratios, not single runs.\n\n';
-  if (!current.includes(PLOT_LINK)) current = current.replace(/\n\n/, `\n\n${PLOT_LINK}\n\n`);
+  // The picture goes under the title and its first paragraph.
+  if (!current.includes(PLOT_LINK)) current = current.replace(/^(#[^\n]*\n\n[^\n]+\n\n)/, `$1${PLOT_LINK}\n\n`);
   const pattern = new RegExp(`<!-- bench:${marker}:start -->[\\s\\S]*<!-- bench:${marker}:end -->`);
   if (pattern.test(current)) writeFileSync(file, current.replace(pattern, section));
   // The summary goes under the picture, at the top; sections go at the end.
