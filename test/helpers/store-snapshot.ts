@@ -14,10 +14,14 @@ export type StoreSnapshot = ReadonlyMap<CollectionName, ReadonlyMap<string, stri
  * session records its use (`lastUsed`, and the idle expiry `expiresAt` that
  * follows it) at most every 30 seconds on any authenticated request
  * (core/src/auth/sessions.ts): a test that sends requests for longer than
- * that sees them move although no request changed anything.
+ * that sees them move although no request changed anything. A core's
+ * cluster record is its heartbeat: `lastSeen` is rewritten every 30 seconds
+ * and whenever the cluster's adapters are listed (GET
+ * /ag-manager/getClusterAdapters, core/src/gateway-manager/service.ts).
  */
 const VOLATILE: Partial<Record<CollectionName, readonly string[]>> = {
   sessions: ['lastUsed', 'expiresAt'],
+  cluster: ['lastSeen'],
 };
 
 /** JSON with object keys sorted, so equal documents give equal text whatever their key order. */

@@ -10,6 +10,7 @@
  * so that no request of a fuzz run can legitimately change the store.
  */
 import type Router from '@koa/router';
+import { bodyDepthError } from '../../core/src/http/body-depth.ts';
 import type { AnyRoute } from '../../core/src/http/route.ts';
 import { mountRoutes } from '../../core/src/http/mount.ts';
 import { splitQueryString } from '../../core/src/search/query-string.ts';
@@ -79,11 +80,13 @@ function parsedBody(req: HostileRequest): { ok: true; raw: unknown } | { ok: tru
   const text = bytes.toString('utf8').replace(/^\ufeff/, '');
   if (text.length === 0) return { ok: true, raw: {} };
   if (!STRICT_JSON.test(text)) return { ok: false, reason: 'body is not a JSON object or array' };
+  let raw: unknown;
   try {
-    return { ok: true, raw: JSON.parse(text) as unknown };
+    raw = JSON.parse(text) as unknown;
   } catch {
     return { ok: false, reason: 'body is not JSON' };
   }
+  return bodyDepthError(raw) ? { ok: false, reason: 'body nested too deep' } : { ok: true, raw };
 }
 
 function isEmptyBody(body: unknown): boolean {

@@ -11,7 +11,9 @@ import type { Entry } from '../../gateway/src/mapping/types.ts';
 import { ADMIN_PASSWORD } from '../helpers/core.ts';
 import { brokenJsonText, headerText, hostileJson, hostileObject, hostileString, paramValue, queryPairs } from './arbitraries.ts';
 import type { QueryPair } from './arbitraries.ts';
-import { encode } from './wire.ts';
+import { judge } from './oracle.ts';
+import type { RouteTable, Verdict } from './oracle.ts';
+import { describe, encode } from './wire.ts';
 import type { BodySpec, Credential, HostileRequest } from './wire.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -98,13 +100,30 @@ export function withDefect(req: HostileRequest): HostileRequest {
 }
 
 /**
+ * The request as a fuzz run may send it, with the oracle's verdict: a write
+ * the validators would let through gets credentials that stand for no one.
+ * Public writes (login, OAuth token) stay as they are: they need a secret the
+ * fuzzer never holds (`notTheSecret`; no service account has a known secret).
+ */
+export function guard(table: RouteTable, generated: HostileRequest): { req: HostileRequest; verdict: Verdict; defectAdded: boolean } {
+  const verdict = judge(table, generated);
+  if (verdict.kind !== 'write' || verdict.route.roles === 'public') return { req: generated, verdict, defectAdded: false };
+  const req = withDefect(generated);
+  const guarded = judge(table, req);
+  if (guarded.kind !== 'rejected') throw new Error(`the defect did not make ${describe(req)} certain to be refused`);
+  return { req, verdict: guarded, defectAdded: true };
+}
+
+/**
  * Bodies the legacy operations' parser cannot read: not JSON, not an object
- * or array, or a prototype key. Sent with an administrator's credentials,
+ * or array, a `__proto__` key, or nested deeper than 256 levels (a
+ * `constructor.prototype` key is data, so it is not among them). Sent with an administrator's credentials,
  * they must be refused before any call to the core.
  */
 export const unreadableJson: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom('{', '{"a":', '[1,]', "{'a':1}", 'undefined', 'NaN', '{"a":1}garbage', '"a string"', '12', 'true', 'null', '{"job_id":'),
-  fc.constantFrom('{"__proto__":{"polluted":true}}', '{"query":{"__proto__":{"$where":"1"}}}', '{"constructor":{"prototype":{"polluted":true}}}', '{"body":{"\\u005f_proto__":1}}'),
+  fc.constantFrom('{"__proto__":{"polluted":true}}', '{"query":{"__proto__":{"$where":"1"}}}', '{"body":{"\\u005f_proto__":1}}'),
+  fc.integer({ min: 257, max: 20000 }).map((depth) => `{"items":${'['.repeat(depth)}${']'.repeat(depth)}}`),
   fc.tuple(hostileObject, fc.integer({ min: 1, max: 8 })).map(([o, cut]) => JSON.stringify(o).slice(0, -cut)),
 );
 
