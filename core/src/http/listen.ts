@@ -9,6 +9,16 @@ import type Koa from 'koa';
 
 export const MAX_HEADER_BYTES = 64 * 1024;
 
+/**
+ * Connections the kernel holds for us before we accept them. Node's default
+ * (511) overflowed when a thousand clients, and the gateway's pools of up to
+ * 2 × 256 sockets to the core, connected at once while the event loop was
+ * busy: the kernel dropped about 1,500 handshakes (ListenOverflows in
+ * /proc/net/netstat) and those clients retried only after 1, 3, 7, 15 s
+ * (RELIABILITY.md, load). The kernel caps it at net.core.somaxconn.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 export function listen(app: Koa, port: number, host: string): Promise<Server> {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
   // Clients on keep-alive connections (the gateway's pool) must see the close first.
@@ -18,7 +28,7 @@ export function listen(app: Koa, port: number, host: string): Promise<Server> {
   server.requestTimeout = 120_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve(server);
     });
