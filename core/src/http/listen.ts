@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type Koa from 'koa';
+import { takeTurns } from './turns.ts';
 
 export const MAX_HEADER_BYTES = 64 * 1024;
 
@@ -19,8 +20,11 @@ export const MAX_HEADER_BYTES = 64 * 1024;
  */
 export const LISTEN_BACKLOG = 4096;
 
+/** Requests started per turn of the event loop, so a busy server keeps accepting connections (turns.ts). */
+export const REQUESTS_PER_TURN = 8;
+
 export function listen(app: Koa, port: number, host: string): Promise<Server> {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, takeTurns(app.callback(), REQUESTS_PER_TURN));
   // Clients on keep-alive connections (the gateway's pool) must see the close first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
