@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crash, spawnCore, spawnService } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
-import { ADMIN_PASSWORD, clients, figure, login, quantile, sleep, tempDir, timed } from './support.ts';
+import { ADMIN_PASSWORD, clients, figure, login, quantile, sleep, tempDir, timed, waitUntil } from './support.ts';
 import type { Timed } from './support.ts';
 
 const data = tempDir('core-restart');
@@ -46,7 +46,7 @@ test('a killed core: the gateway answers 502 at once in each surface\'s shape, a
     calls.push({ kind, ...(await timed(`${gateway.url}${paths[kind]}`, { headers, timeoutMs: 5000 })) });
     await sleep(5);
   });
-  await sleep(500);
+  await waitUntil(() => calls.filter((c) => c.status === 200).length >= 40, 15_000, '40 calls through the gateway');
   const killedAt = performance.now();
   await crash(core);
   const goneAt = performance.now();

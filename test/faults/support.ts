@@ -63,6 +63,15 @@ export function quantile(values: readonly number[], q: number): number {
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits until `check()` holds, polling; throws after `ms`. */
+export async function waitUntil(check: () => boolean, ms: number, what: string): Promise<void> {
+  const until = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > until) throw new Error(`not reached within ${ms} ms: ${what}`);
+    await sleep(5);
+  }
+}
+
 /** `n` loops calling `step` until `stop()` is called; a step that throws ends the run with that error. */
 export function clients(n: number, step: (client: number, round: number) => Promise<void>): { stop(): Promise<void> } {
   let running = true;
