@@ -96,7 +96,11 @@ export function passThrough(options: ProxyOptions): { middleware: Middleware; cl
         fail(timedOut ? new AppError(504, 'UPSTREAM_TIMEOUT', 'The core service did not answer in time; try again shortly') : new AppError(502, 'UPSTREAM_FAILED', 'The core service is not reachable; try again shortly'), err);
       });
       ctx.res.once('close', () => {
-        if (!ctx.res.writableFinished) upstream.destroy();
+        // The caller hung up: the call to the core is dropped, and that is not a failure of the core.
+        if (!ctx.res.writableFinished && !settled) {
+          settled = true;
+          upstream.destroy();
+        }
         resolve();
       });
       // Count a streamed body (no Content-Length) as it passes, without holding it.

@@ -103,6 +103,36 @@ test('a core that accepts but never answers gets a 504 in the envelope after the
   }
 });
 
+test('a caller that hangs up before the core answers drops the call to the core and is not logged as a core failure', async () => {
+  const { createServer, connect } = await import('node:net');
+  const { PassThrough } = await import('node:stream');
+  let upstreamClosed!: () => void;
+  const closed = new Promise<void>((r) => (upstreamClosed = r));
+  // A core that takes the request and never answers, and tells us when the gateway lets go of it.
+  const slowCore = createServer((socket) => socket.resume().once('close', () => upstreamClosed()));
+  await new Promise<void>((r) => slowCore.listen(0, '127.0.0.1', () => r()));
+  const config = await testConfig({ CORE_URL: `http://127.0.0.1:${(slowCore.address() as AddressInfo).port}` });
+  const lines: string[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'info', service: 'gateway', stream }), store: SqliteStore.open({ dataDir: ':memory:' }) });
+  const s = await listen(gateway.app, 0, '127.0.0.1');
+  try {
+    const caller = connect((s.address() as AddressInfo).port, '127.0.0.1');
+    caller.write('GET /operations-manager/jobs HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 200));
+    caller.destroy();
+    await closed;
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(lines.filter((l) => /"level":"(warn|error)"/.test(l)), []);
+  } finally {
+    await gateway.close();
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+    slowCore.close();
+  }
+});
+
 test('a body larger than the limit is refused with 413 before reaching the core, declared or streamed', async () => {
   const big = 'x'.repeat(2 * 1024 * 1024);
   const declared = await request(`${gatewayUrl}/operations-manager/jobs/start`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${core.adminToken}` }, body: JSON.stringify({ workflow: big }) });
