@@ -93,9 +93,10 @@ export class Tally {
     return ((this.ended || performance.now()) - this.began) / 1000;
   }
 
+  /** Per kind, core first, each target's kinds in the order first answered (their order in the sequence). */
   figures(): KindFigures[] {
     const seconds = this.seconds;
-    return [...this.kinds.values()].map((t) => {
+    return [...this.kinds.values()].sort((a, b) => a.target.localeCompare(b.target)).map((t) => {
       const sorted = t.latencies.sort((a, b) => a - b);
       return {
         kind: t.kind,
