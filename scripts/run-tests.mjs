@@ -20,5 +20,6 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...files], { stdio: 'inherit' });
+// A hung test fails after five minutes instead of holding CI until its own limit.
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=300000', ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
