@@ -13,6 +13,7 @@ import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:f
 import { join } from 'node:path';
 import { crash } from '../helpers/process.ts';
 import { tokenHash } from '../../core/src/auth/tokens.ts';
+import { manual, workflow } from '../helpers/engine.ts';
 import { ADMIN_PASSWORD, figure, login, quantile, sleep, timed } from './support.ts';
 import type { Timed } from './support.ts';
 import { spawnCoreOnTmpfs, spawnGatewayBeside, sqlInside, tmpfsUnavailable } from './tmpfs.ts';
@@ -34,16 +35,7 @@ after(async () => {
 });
 
 const MANUAL = 'a1b2';
-const WORKFLOW = {
-  name: 'fault-full',
-  description: 'waits for a person',
-  tasks: {
-    workflow_start: { name: 'workflow_start', groups: [] },
-    workflow_end: { name: 'workflow_end', groups: [] },
-    [MANUAL]: { name: 'ViewData', app: 'WorkFlowEngine', type: 'manual', variables: { incoming: {}, outgoing: {} } },
-  },
-  transitions: { workflow_start: { [MANUAL]: { type: 'standard', state: 'success' } }, [MANUAL]: { workflow_end: { type: 'standard', state: 'success' } }, workflow_end: {} },
-};
+const WORKFLOW = workflow('fault-full', { [MANUAL]: manual() }, [['workflow_start', MANUAL], [MANUAL, 'workflow_end']], { description: 'waits for a person' });
 
 /** Fills the file system of `dir` with one file until no byte fits; answers its path. */
 function fill(dir: string): { path: string; bytes: number } {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { crash, spawnCore } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
+import { manual, workflow } from '../helpers/engine.ts';
 import { ADMIN_PASSWORD, clients, figure, login, sleep, tempDir, timed, waitUntil } from './support.ts';
 
 const data = tempDir('store-kill');
@@ -23,16 +24,7 @@ after(async () => {
 });
 
 const MANUAL = 'a1b2';
-const WORKFLOW = {
-  name: 'fault-wait',
-  description: 'waits for a person',
-  tasks: {
-    workflow_start: { name: 'workflow_start', groups: [] },
-    workflow_end: { name: 'workflow_end', groups: [] },
-    [MANUAL]: { name: 'ViewData', app: 'WorkFlowEngine', type: 'manual', variables: { incoming: {}, outgoing: {} } },
-  },
-  transitions: { workflow_start: { [MANUAL]: { type: 'standard', state: 'success' } }, [MANUAL]: { workflow_end: { type: 'standard', state: 'success' } }, workflow_end: {} },
-};
+const WORKFLOW = workflow('fault-wait', { [MANUAL]: manual() }, [['workflow_start', MANUAL], [MANUAL, 'workflow_end']], { description: 'waits for a person' });
 
 type Action = 'pause' | 'resume' | 'cancel' | 'finish';
 /** What each action leaves the job as. */
