@@ -3,6 +3,7 @@
  * `/nso_manager` alias, and a streaming pass-through of everything else to
  * the core. Its dependencies are passed in; `close()` flushes the audit.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
@@ -15,7 +16,7 @@ import { AuditRecorder } from './audit/recorder.ts';
 import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
 import type { CoreClient } from './core-client.ts';
-import { legacyRouter } from './legacy.ts';
+import { legacyHandler } from './legacy.ts';
 import { hatches } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
 import type { Entry } from './mapping/types.ts';
@@ -49,16 +50,30 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/**
+ * Koa, with the legacy operations answered in front of it: a request that
+ * names one never enters Koa's middleware; everything else does.
+ */
+class GatewayKoa extends Koa {
+  legacy: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
+
+  override callback(): ReturnType<Koa['callback']> {
+    const koa = super.callback();
+    // The gateway listens on HTTP/1.1 only (listen.ts): its requests are IncomingMessages.
+    return (req, res) => (this.legacy(req as IncomingMessage, res as ServerResponse) ? Promise.resolve() : koa(req, res));
+  }
+}
+
 export function createGatewayApp(deps: GatewayDeps): Gateway {
   const calendar = deps.calendar ?? loadCalendar(CALENDAR_FILE);
   // A bad table stops the gateway here, with every problem named.
   const entries = deps.entries ?? loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
-  const app = new Koa();
+  const app = new GatewayKoa();
   app.silent = true;
   const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) });
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null });
-  const legacy = legacyRouter({
+  app.legacy = legacyHandler({
     entries,
     calendar,
     release: deps.config.platform.release,
@@ -80,10 +95,6 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     await next();
   });
   app.use(auditReportRoute({ entries, calendar, release: deps.config.platform.release, store: deps.store, audit, client }));
-  // Most calls are new ones: only paths under a legacy prefix are matched against the table.
-  const prefixes = new Set(entries.map((e) => e.legacy.path.split('/')[1]));
-  const legacyRoutes = legacy.routes() as unknown as Koa.Middleware;
-  app.use((ctx, next) => (prefixes.has(ctx.path.split('/', 2)[1]) ? legacyRoutes(ctx, next) : next()));
   app.use(async (ctx, next) => {
     for (const [from, to] of ALIASES) {
       if (ctx.path.startsWith(from)) ctx.req.url = `${to}${ctx.req.url!.slice(from.length)}`;

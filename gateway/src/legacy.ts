@@ -1,31 +1,30 @@
 /**
- * Serves the legacy operations of the mapping table. Each answer carries
- * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and, when there is one, a
- * `Link` to the successor. At or after its removal release (or inside a
- * brownout window) an operation answers 410 with a plain string naming its
- * replacement. Failures answer the legacy way: a plain JSON string, status
- * 500. Every call is recorded for the migration audit.
+ * Serves the legacy operations of the mapping table, straight on node:http
+ * in front of the gateway's Koa app: a rewritten call is the gateway's
+ * busiest path, and Koa's dispatch cost it more than the rewrite itself
+ * (BENCHMARKS.md). Each answer carries `Deprecation` (RFC 9745), `Sunset`
+ * (RFC 8594) and, when there is one, a `Link` to the successor. At or after
+ * its removal release (or inside a brownout window) an operation answers 410
+ * with a plain string naming its replacement. Failures answer the legacy
+ * way: a plain JSON string, status 500. Every call is recorded for the
+ * migration audit. Requests carry an `X-Request-Id` and get an access-log
+ * line like every other answer of the gateway.
  */
-import { bodyParser } from '@koa/bodyparser';
-import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError } from '../../core/src/errors.ts';
-import { bodyDepthError } from '../../core/src/http/body-depth.ts';
-import { bodyError } from '../../core/src/http/error-handler.ts';
-import type { RequestState } from '../../core/src/http/request-context.ts';
+import { requestIdOf } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
 import type { AuditRecorder, Outcome } from './audit/recorder.ts';
 import { CallerChecks } from './audit/callers.ts';
+import type { CallerCheck } from './audit/callers.ts';
 import type { CoreClient, Credentials } from './core-client.ts';
+import { readLegacyBody } from './legacy/body.ts';
+import { legacyMatcher } from './legacy/match.ts';
 import { LegacyFailure, runEntry } from './mapping/run.ts';
 import type { Hatch } from './mapping/run.ts';
 import type { Entry } from './mapping/types.ts';
 import { compareReleases } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
-
-interface BodyState {
-  bodyError?: AppError;
-}
 
 export interface Brownout {
   /** Entry ids or operation names, or `*` for every deprecated operation. */
@@ -65,100 +64,100 @@ export function goneMessage(entry: Entry): string {
   return `${what} was removed in release ${entry.removed}; ${replacement}`;
 }
 
-function credentialsOf(ctx: Context): Credentials {
-  const token = new URLSearchParams(ctx.querystring).get('token') ?? undefined;
-  return { authorization: ctx.get('authorization') || undefined, cookie: ctx.get('cookie') || undefined, token };
+interface Answer {
+  readonly status: number;
+  readonly outcome: Outcome;
+  /** The legacy body: a value written as JSON. */
+  readonly body: unknown;
+  readonly headers?: Record<string, string>;
 }
 
-export function legacyRouter(deps: LegacyDeps): Router {
-  const router = new Router();
+function credentialsOf(req: IncomingMessage, query: URLSearchParams): Credentials {
+  const header = (name: string): string | undefined => {
+    const value = req.headers[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  return { authorization: header('authorization'), cookie: header('cookie'), token: query.get('token') ?? undefined };
+}
+
+/** Answers one legacy call: 410 once removed, 401 to callers the core does not know, else the rewrite. */
+async function answer(entry: Entry, deps: LegacyDeps, gone: boolean, caller: CallerCheck, read: () => Promise<{ body: unknown } | { error: AppError }>, params: Record<string, string>, query: URLSearchParams, callCore: ReturnType<CoreClient['forCaller']>, log: () => Logger): Promise<Answer> {
+  // Removal is public knowledge; anything else is only for callers the core knows.
+  if (gone) return { status: 410, outcome: 'refused', body: goneMessage(entry), headers: { 'Cache-Control': 'no-store' } };
+  if (caller.kind === 'refused') return { status: 401, outcome: 'failed', body: caller.message };
+  const read_ = await read();
+  // Refused before any call to the core: over the limit 413, otherwise the legacy error form.
+  if ('error' in read_) return { status: read_.error.status === 413 ? 413 : 500, outcome: 'failed', body: read_.error.message, headers: { 'X-Error-Code': read_.error.code } };
+  try {
+    const values: Record<string, string> = {};
+    for (const [k, v] of query) if (k !== 'token') values[k] = v;
+    const result = await runEntry(entry, { params, query: values, body: read_.body }, callCore, deps.hatches);
+    return { status: result.status, outcome: 'rewritten', body: result.body };
+  } catch (err) {
+    if (!(err instanceof LegacyFailure)) log().error('legacy operation failed', { entry: entry.id, error: String(err) });
+    // Legacy errors keep the legacy form, a plain JSON string with status 500 (decisions.md item 18),
+    // except missing credentials and missing roles, which stay 401 and 403 (item 7).
+    const coreStatus = err instanceof LegacyFailure ? err.coreStatus : null;
+    return { status: coreStatus === 401 || coreStatus === 403 ? coreStatus : 500, outcome: 'failed', body: err instanceof LegacyFailure ? err.message : 'Internal error' };
+  }
+}
+
+/**
+ * A request handler that serves a legacy operation and answers true, or
+ * answers false (having touched nothing) when the request names none.
+ */
+export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const now = deps.now ?? Date.now;
   const callers = new CallerChecks();
-  // A body that cannot be read is kept as the reason, so the entry answers it rather than running on an empty body.
-  const parse = bodyParser({
-    enableTypes: ['json', 'form'],
-    jsonLimit: deps.bodyLimit,
-    formLimit: deps.bodyLimit,
-    onError: (err, ctx) => {
-      (ctx.state as BodyState).bodyError = bodyError(err);
-    },
-  });
-
+  const match = legacyMatcher(deps.entries);
+  const accessLog = deps.logger.isLevelEnabled('http');
+  const headersOf = new Map(deps.entries.map((e) => [e, deprecationHeaders(e, deps.calendar)]));
+  const removed = new Set(deps.entries.filter((e) => compareReleases(deps.release, e.removed) >= 0));
   const brownedOut = (entry: Entry, at: number): boolean =>
     deps.brownouts.some((b) => (b.operations.includes('*') || b.operations.includes(entry.id) || b.operations.includes(entry.operation)) && Date.parse(b.from) <= at && at < Date.parse(b.until));
 
-  for (const entry of deps.entries) {
-    const headers = deprecationHeaders(entry, deps.calendar);
-    const removed = compareReleases(deps.release, entry.removed) >= 0;
-    const method = entry.legacy.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](entry.legacy.path, parse, async (ctx: Context) => {
-      const started = now();
-      const credentials = credentialsOf(ctx);
-      const callCore = deps.client.forCaller(credentials);
-      ctx.set(headers);
-      let outcome: Outcome;
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const found = match(req.method ?? 'GET', pathname);
+    if (!found) return false;
+    const { entry, params } = found;
+    const startedNs = process.hrtime.bigint();
+    const started = now();
+    const requestId = requestIdOf(typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined);
+    let child: Logger | null = null;
+    const log = (): Logger => (child ??= deps.logger.child({ requestId }));
+    const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const credentials = credentialsOf(req, query);
+    const callCore = deps.client.forCaller(credentials);
+    void (async () => {
       // Asked even of removed operations: the audit names who still calls them.
       const caller = await callers.check(credentials, callCore);
-      const bodyState = ctx.state as BodyState;
-      bodyState.bodyError ??= bodyDepthError((ctx.request as { body?: unknown }).body) ?? undefined;
-      // Removal is public knowledge; anything else is only for callers the core knows.
-      if (removed || brownedOut(entry, started)) {
-        outcome = 'refused';
-        ctx.status = 410;
-        ctx.set('Cache-Control', 'no-store');
-        ctx.type = 'application/json';
-        ctx.body = JSON.stringify(goneMessage(entry));
-      } else if (caller.kind === 'refused') {
-        outcome = 'failed';
-        ctx.status = 401;
-        ctx.type = 'application/json';
-        ctx.body = JSON.stringify(caller.message);
-      } else if (bodyState.bodyError) {
-        // Refused before any call to the core: over the limit 413, otherwise the legacy error form.
-        outcome = 'failed';
-        ctx.status = bodyState.bodyError.status === 413 ? 413 : 500;
-        ctx.set('X-Error-Code', bodyState.bodyError.code);
-        ctx.type = 'application/json';
-        ctx.body = JSON.stringify(bodyState.bodyError.message);
-      } else {
-        try {
-          const query: Record<string, string> = {};
-          for (const [k, v] of new URLSearchParams(ctx.querystring)) if (k !== 'token') query[k] = v;
-          const answer = await runEntry(entry, { params: { ...ctx.params }, query, body: (ctx.request as { body?: unknown }).body ?? {} }, callCore, deps.hatches);
-          outcome = 'rewritten';
-          ctx.status = answer.status;
-          ctx.type = 'application/json';
-          ctx.body = JSON.stringify(answer.body);
-        } catch (err) {
-          outcome = 'failed';
-          const message = err instanceof LegacyFailure ? err.message : 'Internal error';
-          if (!(err instanceof LegacyFailure)) (ctx.state as RequestState).logger.error('legacy operation failed', { entry: entry.id, error: String(err) });
-          // Legacy errors keep the legacy form, a plain JSON string with status 500 (decisions.md item 18),
-          // except missing credentials and missing roles, which stay 401 and 403 (item 7).
-          const coreStatus = err instanceof LegacyFailure ? err.coreStatus : null;
-          ctx.status = coreStatus === 401 || coreStatus === 403 ? coreStatus : 500;
-          ctx.type = 'application/json';
-          ctx.body = JSON.stringify(message);
-        }
+      const result = await answer(entry, deps, removed.has(entry) || brownedOut(entry, started), caller, () => readLegacyBody(req, deps.bodyLimit), params, query, callCore, log).catch((err: unknown): Answer => {
+        log().error('legacy operation failed', { entry: entry.id, error: String(err) });
+        return { status: 500, outcome: 'failed', body: 'Internal error' };
+      });
+      const text = JSON.stringify(result.body) ?? 'null';
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(result.status, { ...headersOf.get(entry), ...result.headers, 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        res.end(req.method === 'HEAD' ? undefined : text);
       }
-      const status = ctx.status;
-      const latencyMs = now() - started;
-      const address = ctx.ip;
-      const userAgent = ctx.get('user-agent');
       deps.audit.record({
         time: started,
         operation: entry.operation,
         entry: entry.id,
         source: entry.source,
-        client: { account: caller.kind === 'known' ? caller.name : null, clientId: null, address, userAgent },
-        outcome,
-        status,
-        latencyMs,
+        client: { account: caller.kind === 'known' ? caller.name : null, clientId: null, address: req.socket.remoteAddress ?? '', userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : '' },
+        outcome: result.outcome,
+        status: result.status,
+        latencyMs: now() - started,
         deprecated: entry.deprecated,
         removed: entry.removed,
         replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
       });
-    });
-  }
-  return router;
+      if (accessLog) log().http('request', { method: req.method, path: pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - startedNs) / 1e4) / 100 });
+    })();
+    return true;
+  };
 }

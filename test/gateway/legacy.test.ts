@@ -120,3 +120,25 @@ test('list values reach the core with their commas, and a comma inside one value
   assert.equal(encodeValue('running,paused'), 'running,paused');
   assert.equal(encodeValue('a%2Cb,c d'), 'a%2Cb,c%20d');
 });
+
+test('a legacy answer carries the caller\'s X-Request-Id (or a new one), and HEAD answers the headers alone', async () => {
+  const id = await startJob(core, 'legacy-wait');
+  const mine = await request(`${gw.url}/workflow_engine/getJob/${id}`, { headers: { ...auth, 'x-request-id': 'legacy-trace-42' } });
+  assert.equal(mine.status, 200);
+  assert.equal(mine.headers.get('x-request-id'), 'legacy-trace-42');
+  assert.equal(mine.headers.get('content-type'), 'application/json; charset=utf-8');
+  const fresh = await request(`${gw.url}/workflow_engine/getJob/${id}`, { headers: { ...auth, 'x-request-id': 'not valid!' } });
+  assert.match(fresh.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/, 'a malformed id is replaced');
+  const head = await fetch(`${gw.url}/workflow_engine/getJob/${id}`, { method: 'HEAD', headers: auth });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get('content-length'), mine.headers.get('content-length'));
+  assert.ok(head.headers.get('deprecation'));
+  assert.equal(await head.text(), '');
+});
+
+test('a method the legacy path does not take is not legacy: it reaches the core, which has no such operation', async () => {
+  const res = await request(`${gw.url}/workflow_engine/getJob/0000000000000000000000a1`, { method: 'DELETE', headers: auth });
+  assert.equal(res.status, 404);
+  assert.equal(res.headers.get('deprecation'), null);
+  assert.equal(res.headers.get('x-error-code'), 'NOT_FOUND');
+});

@@ -16,11 +16,15 @@ export interface RequestState {
   logger: Logger;
 }
 
+/** The caller's X-Request-Id when well formed, else a new one. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
 export function requestContext(logger: Logger): Middleware {
   const accessLog = logger.isLevelEnabled('http');
   return async function requestContextMiddleware(ctx, next) {
-    const incoming = ctx.get('x-request-id');
-    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(ctx.get('x-request-id'));
     let child: Logger | null = null;
     Object.defineProperty(ctx.state, 'logger', { get: () => (child ??= logger.child({ requestId })), configurable: true, enumerable: true });
     (ctx.state as RequestState).requestId = requestId;
