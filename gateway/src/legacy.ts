@@ -138,11 +138,6 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
         log().error('legacy operation failed', { entry: entry.id, error: String(err) });
         return { status: 500, outcome: 'failed', body: 'Internal error' };
       });
-      const text = JSON.stringify(result.body) ?? 'null';
-      if (!res.headersSent && !res.destroyed) {
-        res.writeHead(result.status, { ...headersOf.get(entry), ...result.headers, 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-        res.end(req.method === 'HEAD' ? undefined : text);
-      }
       deps.audit.record({
         time: started,
         operation: entry.operation,
@@ -156,6 +151,12 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
         removed: entry.removed,
         replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
       });
+      // Only now, with the record journaled, does the answer go out: a kill from here on keeps the record.
+      const text = JSON.stringify(result.body) ?? 'null';
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(result.status, { ...headersOf.get(entry), ...result.headers, 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      }
       if (accessLog) log().http('request', { method: req.method, path: pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - startedNs) / 1e4) / 100 });
     })();
     return true;
