@@ -11,7 +11,6 @@
  * line like every other answer of the gateway.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppError } from '../../core/src/errors.ts';
 import { requestIdOf } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
 import type { AuditRecorder, Outcome } from './audit/recorder.ts';
@@ -19,9 +18,10 @@ import { CallerChecks } from './audit/callers.ts';
 import type { CallerCheck } from './audit/callers.ts';
 import type { CoreClient, Credentials } from './core-client.ts';
 import { readLegacyBody } from './legacy/body.ts';
+import type { BodyResult } from './legacy/body.ts';
 import { legacyMatcher } from './legacy/match.ts';
 import { LegacyFailure, runEntry } from './mapping/run.ts';
-import type { Hatch } from './mapping/run.ts';
+import type { CallCore, Hatch } from './mapping/run.ts';
 import type { Entry } from './mapping/types.ts';
 import { compareReleases } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
@@ -80,21 +80,36 @@ function credentialsOf(req: IncomingMessage, query: URLSearchParams): Credential
   return { authorization: header('authorization'), cookie: header('cookie'), token: query.get('token') ?? undefined };
 }
 
+/** One legacy call, as the dispatcher read it. */
+interface Call {
+  readonly entry: Entry;
+  /** Removed at the configured release, or inside a brownout window. */
+  readonly gone: boolean;
+  readonly caller: CallerCheck;
+  readonly params: Record<string, string>;
+  readonly query: URLSearchParams;
+  readonly callCore: CallCore;
+  /** Reads the body; asked only once the call is known to run. */
+  readBody(): Promise<BodyResult>;
+  log(): Logger;
+}
+
 /** Answers one legacy call: 410 once removed, 401 to callers the core does not know, else the rewrite. */
-async function answer(entry: Entry, deps: LegacyDeps, gone: boolean, caller: CallerCheck, read: () => Promise<{ body: unknown } | { error: AppError }>, params: Record<string, string>, query: URLSearchParams, callCore: ReturnType<CoreClient['forCaller']>, log: () => Logger): Promise<Answer> {
+async function answer(call: Call, hatches: LegacyDeps['hatches']): Promise<Answer> {
+  const { entry, caller } = call;
   // Removal is public knowledge; anything else is only for callers the core knows.
-  if (gone) return { status: 410, outcome: 'refused', body: goneMessage(entry), headers: { 'Cache-Control': 'no-store' } };
+  if (call.gone) return { status: 410, outcome: 'refused', body: goneMessage(entry), headers: { 'Cache-Control': 'no-store' } };
   if (caller.kind === 'refused') return { status: 401, outcome: 'failed', body: caller.message };
-  const read_ = await read();
+  const read = await call.readBody();
   // Refused before any call to the core: over the limit 413, otherwise the legacy error form.
-  if ('error' in read_) return { status: read_.error.status === 413 ? 413 : 500, outcome: 'failed', body: read_.error.message, headers: { 'X-Error-Code': read_.error.code } };
+  if ('error' in read) return { status: read.error.status === 413 ? 413 : 500, outcome: 'failed', body: read.error.message, headers: { 'X-Error-Code': read.error.code } };
   try {
-    const values: Record<string, string> = {};
-    for (const [k, v] of query) if (k !== 'token') values[k] = v;
-    const result = await runEntry(entry, { params, query: values, body: read_.body }, callCore, deps.hatches);
+    const query: Record<string, string> = {};
+    for (const [k, v] of call.query) if (k !== 'token') query[k] = v;
+    const result = await runEntry(entry, { params: call.params, query, body: read.body }, call.callCore, hatches);
     return { status: result.status, outcome: 'rewritten', body: result.body };
   } catch (err) {
-    if (!(err instanceof LegacyFailure)) log().error('legacy operation failed', { entry: entry.id, error: String(err) });
+    if (!(err instanceof LegacyFailure)) call.log().error('legacy operation failed', { entry: entry.id, error: String(err) });
     // Legacy errors keep the legacy form, a plain JSON string with status 500 (decisions.md item 18),
     // except missing credentials and missing roles, which stay 401 and 403 (item 7).
     const coreStatus = err instanceof LegacyFailure ? err.coreStatus : null;
@@ -134,7 +149,8 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
     void (async () => {
       // Asked even of removed operations: the audit names who still calls them.
       const caller = await callers.check(credentials, callCore);
-      const result = await answer(entry, deps, removed.has(entry) || brownedOut(entry, started), caller, () => readLegacyBody(req, deps.bodyLimit), params, query, callCore, log).catch((err: unknown): Answer => {
+      const call: Call = { entry, gone: removed.has(entry) || brownedOut(entry, started), caller, params, query, callCore, readBody: () => readLegacyBody(req, deps.bodyLimit), log };
+      const result = await answer(call, deps.hatches).catch((err: unknown): Answer => {
         log().error('legacy operation failed', { entry: entry.id, error: String(err) });
         return { status: 500, outcome: 'failed', body: 'Internal error' };
       });
