@@ -38,7 +38,7 @@ test(`every core route answers hostile input with a 4xx in its own shape and cha
   const statuses = new Map<number, number>();
   const refusedAt = new Map<string, number>();
   await fc.assert(
-    fc.asyncProperty(routeRequest(world.core.core.routes, world.known), async (generated) => {
+    fc.asyncProperty(routeRequest(world.core.core.routes, world.known, world.knownIds), async (generated) => {
       const { req, verdict, defectAdded } = guard(world.table, generated);
       if (defectAdded) tally.defectAdded++;
       if (verdict.kind === 'read') tally.read++;

@@ -57,7 +57,7 @@ test(`every core route answers hostile input through the gateway as it does dire
   const prefixes = new Set(world.gateway.gateway.entries.map((e) => e.legacy.path.split('/')[1]));
   assert.deepEqual(world.core.core.routes.filter((r) => prefixes.has(r.path.split('/')[1])).map((r) => r.path), [], 'no core route lies under a legacy prefix');
   await fc.assert(
-    fc.asyncProperty(routeRequest(world.core.core.routes, world.known), fc.boolean(), async (generated, alias) => {
+    fc.asyncProperty(routeRequest(world.core.core.routes, world.known, world.knownIds), fc.boolean(), async (generated, alias) => {
       const { req } = guard(world.table, generated);
       const viaAlias = alias && req.pathname.startsWith('/orchestrator_manager/');
       const sent = viaAlias ? { ...req, pathname: `/nso_manager/${req.pathname.slice('/orchestrator_manager/'.length)}` } : req;
@@ -101,7 +101,7 @@ test(`every legacy operation answers hostile input the legacy way and changes no
   const modes = new Map<LegacyMode, number>();
   const statuses = new Map<number, number>();
   await fc.assert(
-    fc.asyncProperty(legacyRequest(world.gateway.gateway.entries, world.known), async ({ entry, mode, req }) => {
+    fc.asyncProperty(legacyRequest(world.gateway.gateway.entries, world.known, world.knownIds), async ({ entry, mode, req }) => {
       modes.set(mode, (modes.get(mode) ?? 0) + 1);
       const from = { core: world.core.logs.length, gateway: world.gatewayLogs.length };
       const answer = await send(world.gateway.url, req, world.tokens);

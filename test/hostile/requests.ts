@@ -30,6 +30,30 @@ export function paramCount(template: string): number {
   return (template.match(/:(\w+)/g) ?? []).length;
 }
 
+/** The collection a path parameter names: by its own name (`jobId`, `task_id`), else by the segment before it (`/jobs/:id`). */
+function collectionOf(name: string, before: string): string | null {
+  const byName: Array<[RegExp, string]> = [[/^job/i, 'jobs'], [/^task/i, 'tasks'], [/^account/i, 'accounts'], [/^group/i, 'groups'], [/^role/i, 'roles']];
+  for (const [pattern, collection] of byName) if (pattern.test(name)) return collection;
+  return before || null;
+}
+
+/**
+ * Values for a template's path parameters: hostile ones, and known values,
+ * weighted towards the ids of the collection the parameter names so that
+ * a request reaches a real document often enough to catch a handler that
+ * writes before it validates.
+ */
+export function pathParams(template: string, known: readonly string[], knownIds: ReadonlyMap<string, readonly string[]>): fc.Arbitrary<Array<{ value: string; encoding: 'encoded' | 'raw' }>> {
+  const segments = template.split('/');
+  const params = segments.flatMap((segment, i) => (segment.startsWith(':') ? [{ name: segment.slice(1), before: segments[i - 1] ?? '' }] : []));
+  return fc.tuple(
+    ...params.map(({ name, before }) => {
+      const ids = knownIds.get(collectionOf(name, before) ?? '') ?? [];
+      return ids.length > 0 ? fc.oneof({ weight: 1, arbitrary: paramValue(known) }, { weight: 1, arbitrary: fc.constantFrom(...ids).map((value) => ({ value, encoding: 'encoded' as const })) }) : paramValue(known);
+    }),
+  );
+}
+
 export function queryString(pairs: readonly QueryPair[]): string {
   return pairs.map((p) => (p.encoding === 'raw' ? `${p.name}=${p.value}` : `${encode(p.name)}=${encode(p.value)}`)).join('&');
 }
@@ -72,12 +96,12 @@ export function hostileBody(known: readonly string[]): fc.Arbitrary<BodySpec> {
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
 
 /** A hostile request for one of `routes`: mostly its own method, sometimes another. */
-export function routeRequest(routes: readonly AnyRoute[], known: readonly string[]): fc.Arbitrary<HostileRequest> {
+export function routeRequest(routes: readonly AnyRoute[], known: readonly string[], knownIds: ReadonlyMap<string, readonly string[]>): fc.Arbitrary<HostileRequest> {
   return fc.constantFrom(...routes).chain((route) =>
     fc
       .record({
         method: fc.oneof({ weight: 8, arbitrary: fc.constant(route.method as string) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }),
-        params: fc.array(paramValue(known), { minLength: paramCount(route.path), maxLength: paramCount(route.path) }),
+        params: pathParams(route.path, known, knownIds),
         query: queryPairs,
         body: hostileBody(known),
         credential,
@@ -130,14 +154,14 @@ export const unreadableJson: fc.Arbitrary<string> = fc.oneof(
 export type LegacyMode = 'reader' | 'stranger' | 'admin-unreadable-body';
 
 /** A hostile call of a legacy operation, in one of the three modes that cannot change the store. */
-export function legacyRequest(entries: readonly Entry[], known: readonly string[]): fc.Arbitrary<{ entry: Entry; mode: LegacyMode; req: HostileRequest }> {
+export function legacyRequest(entries: readonly Entry[], known: readonly string[], knownIds: ReadonlyMap<string, readonly string[]>): fc.Arbitrary<{ entry: Entry; mode: LegacyMode; req: HostileRequest }> {
   return fc.constantFrom(...entries).chain((entry) => {
     const bodyMethod = BODY_METHODS.has(entry.legacy.method);
     const modes: LegacyMode[] = bodyMethod ? ['reader', 'stranger', 'admin-unreadable-body'] : ['reader', 'stranger'];
     return fc
       .record({
         mode: fc.constantFrom(...modes),
-        params: fc.array(paramValue(known), { minLength: paramCount(entry.legacy.path), maxLength: paramCount(entry.legacy.path) }),
+        params: pathParams(entry.legacy.path, known, knownIds),
         query: queryPairs,
         body: hostileBody(known),
         unreadable: unreadableJson,

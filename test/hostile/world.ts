@@ -33,6 +33,8 @@ export interface World {
   readonly table: RouteTable;
   /** Ids and names of seeded documents, for path parameters that hit real data. */
   readonly known: readonly string[];
+  /** The ids of each collection's documents, so a `:jobId` can be a real job's (requests.ts, pathParams). */
+  readonly knownIds: ReadonlyMap<string, readonly string[]>;
   readonly snapshot: StoreSnapshot;
   close(): Promise<void>;
 }
@@ -81,6 +83,12 @@ function knownValues(snapshot: StoreSnapshot): string[] {
   return [...out].sort();
 }
 
+function idsByCollection(snapshot: StoreSnapshot): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [collection, docs] of snapshot) if (collection !== 'sessions' && docs.size > 0) out.set(collection, [...docs.keys()].sort());
+  return out;
+}
+
 export async function startWorld(): Promise<World> {
   const store = SqliteStore.open({ dataDir: ':memory:', countCacheEntries: 0 });
   await store.collection('jobs').insertMany(jobs);
@@ -113,6 +121,7 @@ export async function startWorld(): Promise<World> {
     tokens: { admin: core.adminToken, reader: reader.token },
     table: routeTable(core.core.routes),
     known: knownValues(snapshot),
+    knownIds: idsByCollection(snapshot),
     snapshot,
     async close() {
       await gateway.close();
