@@ -88,8 +88,12 @@ function listening(command: string, args: string[], env: Record<string, string>,
       if (m) {
         clearTimeout(timer);
         child.stdout.removeAllListeners('data');
-        child.stdout.on('data', (more: Buffer) => log.push(more.toString()));
-        resolve({ child, url: `http://127.0.0.1:${m[1]}`, log });
+        const problems: string[] = [];
+        child.stdout.on('data', (more: Buffer) => {
+          log.push(more.toString());
+          for (const line of more.toString().split('\n')) if (/"level":"(warn|error)"/.test(line)) problems.push(line);
+        });
+        resolve({ child, url: `http://127.0.0.1:${m[1]}`, log, problems });
       }
     });
     child.stderr.on('data', (chunk: Buffer) => {

@@ -8,6 +8,8 @@ import type { ChildProcess } from 'node:child_process';
 export interface CoreProcess {
   readonly child: ChildProcess;
   readonly url: string;
+  /** The process's warning and error log lines since it listened (the last 200), for a failing test to show. */
+  readonly problems: string[];
 }
 
 export function spawnCore(env: Record<string, string>): Promise<CoreProcess> {
@@ -29,8 +31,12 @@ export function spawnService(script: string, env: Record<string, string>): Promi
       if (m) {
         clearTimeout(timer);
         child.stdout!.removeAllListeners('data');
-        child.stdout!.resume();
-        resolve({ child, url: `http://127.0.0.1:${m[1]}` });
+        const problems: string[] = [];
+        child.stdout!.on('data', (more: Buffer) => {
+          for (const line of more.toString().split('\n')) if (/"level":"(warn|error)"/.test(line)) problems.push(line);
+          if (problems.length > 200) problems.splice(0, problems.length - 200);
+        });
+        resolve({ child, url: `http://127.0.0.1:${m[1]}`, problems });
       }
     });
     child.stderr!.resume();

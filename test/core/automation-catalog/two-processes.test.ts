@@ -68,7 +68,7 @@ test('a scheduled automation fires once across two core processes on the same st
     const jobs = await call(p, 'GET', '/operations-manager/jobs?equals[name]=fire-once&include=variables&limit=100');
     assert.equal(jobs.status, 200, JSON.stringify(jobs.body));
     const body = jobs.body as { data: Array<{ variables: { index: number } }>; metadata: { total: number } };
-    assert.equal(body.metadata.total, COUNT, 'one job per automation, not one per process');
+    assert.equal(body.metadata.total, COUNT, `one job per automation, not one per process; automations: ${JSON.stringify(ran)}; warnings: ${[...first.problems, ...second.problems].join('\n')}`);
     assert.deepEqual(body.data.map((j) => j.variables.index).sort((a, b) => a - b), ids.map((_, i) => i));
   }
   await stop(first);
