@@ -17,6 +17,7 @@
  * store can only query declared fields. Nothing runs until `start()`, and
  * the timer never keeps the process alive.
  */
+import { StoreUnavailableError } from '../errors.ts';
 import { and } from '../search/conditions.ts';
 import type { Condition } from '../search/conditions.ts';
 import type { DateEncoding, DocType, FieldDef } from '../search/fields.ts';
@@ -202,10 +203,27 @@ export class Scheduler {
     try {
       await this.options.run(claimed);
     } catch (err) {
+      if (err instanceof StoreUnavailableError) {
+        // Nothing was started (a store write is all or nothing): the run is owed, not failed. Recording it
+        // would lose a one-time schedule for good; the next poll, here or in another process, runs it.
+        this.options.logger.warn('scheduled run put off: the store was busy', { scheduler: this.label, id: claimed['_id'] });
+        await this.release(claimed);
+        return;
+      }
       failure = err instanceof Error ? err.message : String(err);
       this.options.logger.warn('scheduled run failed', { scheduler: this.label, id: claimed['_id'], error: failure });
     }
     await this.finish(claimed, startedAt, failure);
+  }
+
+  /** Gives the lock back untouched otherwise, unless it was lost meanwhile. */
+  private async release(claimed: Doc): Promise<void> {
+    const rev = typeof claimed['_rev'] === 'number' ? claimed['_rev'] : null;
+    try {
+      await this.collection.replaceIfRev({ ...claimed, lockedAt: null, _rev: (rev ?? 0) + 1 }, rev);
+    } catch {
+      // The lock then expires on its own and the run is taken up after lockLifetimeMs.
+    }
   }
 
   private computeNext(doc: Doc, startedAt: number): number | null {

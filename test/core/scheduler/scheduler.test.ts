@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
+import { StoreUnavailableError } from '../../../core/src/errors.ts';
 import { createLogger } from '../../../core/src/logger.ts';
 import { Scheduler } from '../../../core/src/scheduler/scheduler.ts';
 import type { SchedulerOptions } from '../../../core/src/scheduler/scheduler.ts';
@@ -135,6 +136,29 @@ test('a failing run is recorded, unlocked, and a repeating schedule goes on', as
   }
   assert.equal((await read(h.store, once))['nextRunAt'], null, 'a failed one-off is not retried forever');
   assert.equal((await read(h.store, repeat))['nextRunAt'], iso(T0 + 10 * 60_000));
+});
+
+test('a run the busy store refused is not recorded: the lock is released and the next poll runs it', async () => {
+  let busy = true;
+  const runs: string[] = [];
+  const h = harness(SqliteStore.open({ dataDir: ':memory:' }), {
+    run: async (doc) => {
+      if (busy) throw new StoreUnavailableError('The store is busy with another process; try again');
+      runs.push(doc['name'] as string);
+    },
+  });
+  const id = await put(h.store, 'owed');
+  h.clock = T0 + 1000;
+  assert.equal(await h.scheduler.tick(), 1, 'claimed and tried');
+  const after = await read(h.store, id);
+  assert.equal(after['lockedAt'], null, 'the lock is given back at once');
+  assert.equal(after['lastRunAt'] ?? null, null, 'no run is recorded');
+  assert.equal(after['failReason'], undefined, 'nor a failure');
+  assert.equal(after['nextRunAt'], iso(T0), 'still due');
+  busy = false;
+  assert.equal(await h.scheduler.tick(), 1);
+  assert.deepEqual(runs, ['owed']);
+  assert.equal((await read(h.store, id))['nextRunAt'], null, 'a one-off is done once it has run');
 });
 
 test('a schedule changed during the run keeps the new nextRunAt', async () => {

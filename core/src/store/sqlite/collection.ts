@@ -3,7 +3,7 @@
  * one read transaction, so both come from the same snapshot.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { StoreFullError } from '../../errors.ts';
+import { StoreFullError, StoreUnavailableError } from '../../errors.ts';
 import type { Condition } from '../../search/conditions.ts';
 import type { CollectionName, CollectionSpec } from '../collections.ts';
 import { DuplicateKeyError } from '../types.ts';
@@ -17,9 +17,17 @@ import { createIndex, dropIndex } from './schema.ts';
 
 const STATEMENT_CACHE = 256;
 
-/** SQLite's own error for a write that found no room (ENOSPC) as the error family's; anything else unchanged. */
+/**
+ * SQLite's own errors as the error family's: a write that found no room
+ * (ENOSPC) is STORE_FULL; the file still locked by another process after the
+ * busy timeout is STORE_UNAVAILABLE (a 503 worth retrying); anything else
+ * unchanged.
+ */
 export function storeError(err: unknown): unknown {
-  return (err as { code?: unknown }).code === 'SQLITE_FULL' ? new StoreFullError(err) : err;
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (code === 'SQLITE_FULL') return new StoreFullError(err);
+  if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') return new StoreUnavailableError('The store is busy with another process; try again', err);
+  return err;
 }
 
 export class SqliteCollection implements DocCollection {
@@ -81,7 +89,7 @@ export class SqliteCollection implements DocCollection {
     try {
       this.db.transaction(() => {
         for (const doc of docs) insert.run(this.idOf(doc), JSON.stringify(doc));
-      })();
+      }).immediate();
     } catch (err) {
       this.rethrow(err);
     }

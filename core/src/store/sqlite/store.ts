@@ -73,7 +73,10 @@ export class SqliteStore implements Store {
       }
     });
     try {
-      run();
+      // IMMEDIATE takes the write lock (waiting out the busy timeout) before the first statement, so a
+      // batch never has to upgrade a read snapshot another process has since moved past, which SQLite
+      // refuses at once, without waiting.
+      run.immediate();
     } catch (err) {
       if (err instanceof RevisionMoved) return false;
       throw storeError(err);
