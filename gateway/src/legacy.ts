@@ -109,6 +109,8 @@ async function answer(call: Call, hatches: LegacyDeps['hatches']): Promise<Answe
     const result = await runEntry(entry, { params: call.params, query, body: read.body }, call.callCore, hatches);
     return { status: result.status, outcome: 'rewritten', body: result.body };
   } catch (err) {
+    // encodeURIComponent refuses lone surrogates, which JSON bodies may carry: the caller's mistake, named.
+    if (err instanceof URIError) return { status: 500, outcome: 'failed', body: 'The request holds text that is not valid Unicode (an unpaired surrogate) where the call it becomes puts it in a URL' };
     if (!(err instanceof LegacyFailure)) call.log().error('legacy operation failed', { entry: entry.id, error: String(err) });
     // Legacy errors keep the legacy form, a plain JSON string with status 500 (decisions.md item 18),
     // except missing credentials and missing roles, which stay 401 and 403 (item 7).

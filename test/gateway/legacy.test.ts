@@ -142,3 +142,12 @@ test('a method the legacy path does not take is not legacy: it reaches the core,
   assert.equal(res.headers.get('deprecation'), null);
   assert.equal(res.headers.get('x-error-code'), 'NOT_FOUND');
 });
+
+test('text that is not valid Unicode, where the call puts it in a URL, is named the legacy way rather than failing inside', async () => {
+  // A lone surrogate is valid JSON but cannot be percent-encoded (found by the hostile fuzz, seed 24025045).
+  for (const [path, body] of [['/accounts/search', '{"inactive":"\\u0000\\udfff"}'], ['/workflow_engine/job/watchers/watch', '{"job_id":"\\udfff","watchers":[]}']] as const) {
+    const res = await request(`${gw.url}${path}`, { method: 'POST', headers: auth, body });
+    assert.equal(res.status, 500, path);
+    assert.match(String(res.body), /not valid Unicode/, path);
+  }
+});
