@@ -176,7 +176,14 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
         res.end(req.method === 'HEAD' ? undefined : text);
       }
       if (accessLog) log().http('request', { method: req.method, path: pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - startedNs) / 1e4) / 100 });
-    })();
+    })().catch((err: unknown) => {
+      // Nothing above should throw; if something does, the caller still gets an answer and the process lives on.
+      log().error('legacy dispatch failed', { entry: entry.id, error: err instanceof Error ? err.stack : String(err) });
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(500, { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify('Internal error'));
+      }
+    });
     return true;
   };
 }

@@ -151,3 +151,23 @@ test('text that is not valid Unicode, where the call puts it in a URL, is named 
     assert.match(String(res.body), /not valid Unicode/, path);
   }
 });
+
+test('if recording a call ever throws, the caller still gets an answer and the gateway goes on serving', async () => {
+  const audit = gw.gateway.audit;
+  const record = audit.record;
+  audit.record = () => {
+    throw new Error('planted: the recorder failed');
+  };
+  try {
+    const res = await request(`${gw.url}/workflow_engine/getJob/0000000000000000000000a1`, { headers: auth });
+    assert.equal(res.status, 500);
+    assert.equal(res.body, 'Internal error');
+    assert.ok(res.headers.get('x-request-id'));
+  } finally {
+    audit.record = record;
+  }
+  const again = await request(`${gw.url}/workflow_engine/getJob/0000000000000000000000a1`, { headers: auth });
+  assert.equal(again.status, 500);
+  assert.match(String(again.body), /not found/i, 'served again: the core\'s own answer for an unknown job, the legacy way');
+  assert.equal((await request(`${gw.url}/gateway/health/live`)).status, 200);
+});
