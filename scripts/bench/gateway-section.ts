@@ -38,12 +38,17 @@ interface Pids {
   readonly core: number;
 }
 
-async function load(name: string, url: string, token: string, seconds: number, connections: number, pids: Pids): Promise<Load> {
+/** Runs a load and charges the CPU the proxy and the core used meanwhile to the requests it answered, in µs each. */
+async function charged<R>(pids: Pids, run: () => Promise<R>, answered: (r: R) => number): Promise<{ result: R; proxyCpu: number | null; coreCpu: number }> {
   const before = { proxy: pids.proxy === null ? 0 : cpuMicrosOf(pids.proxy), core: cpuMicrosOf(pids.core) };
-  const result = await autocannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` } });
-  const answered = Math.max(1, result.requests.total);
-  const proxyCpu = pids.proxy === null ? null : (cpuMicrosOf(pids.proxy) - before.proxy) / answered;
-  const coreCpu = (cpuMicrosOf(pids.core) - before.core) / answered;
+  const result = await run();
+  const n = Math.max(1, answered(result));
+  const proxyCpu = pids.proxy === null ? null : (cpuMicrosOf(pids.proxy) - before.proxy) / n;
+  return { result, proxyCpu, coreCpu: (cpuMicrosOf(pids.core) - before.core) / n };
+}
+
+async function load(name: string, url: string, token: string, seconds: number, connections: number, pids: Pids): Promise<Load> {
+  const { result, proxyCpu, coreCpu } = await charged(pids, () => autocannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` } }), (r) => r.requests.total);
   const errors = result.errors + result.timeouts + result.non2xx;
   console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${errors}, CPU µs/request proxy ${proxyCpu?.toFixed(0) ?? '-'} core ${coreCpu.toFixed(0)}`);
   return { name, url, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors, proxyCpu, coreCpu };
@@ -57,11 +62,7 @@ interface Moderate extends PacedResult {
 
 /** One path at a fixed, moderate request rate: latency as a client sees it when nothing is saturated. */
 async function moderate(name: string, url: string, token: string, rate: number, seconds: number, pids: Pids): Promise<Moderate> {
-  const before = { proxy: pids.proxy === null ? 0 : cpuMicrosOf(pids.proxy), core: cpuMicrosOf(pids.core) };
-  const r = await paced(url, { authorization: `Bearer ${token}` }, rate, seconds);
-  const answered = Math.max(1, r.n);
-  const proxyCpu = pids.proxy === null ? null : (cpuMicrosOf(pids.proxy) - before.proxy) / answered;
-  const coreCpu = (cpuMicrosOf(pids.core) - before.core) / answered;
+  const { result: r, proxyCpu, coreCpu } = await charged(pids, () => paced(url, { authorization: `Bearer ${token}` }, rate, seconds), (x) => x.n);
   console.log(`${name} at ${rate}/s: p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}, late ${r.late}, CPU µs/request proxy ${proxyCpu?.toFixed(0) ?? '-'} core ${coreCpu.toFixed(0)}`);
   return { ...r, name, proxyCpu, coreCpu };
 }
