@@ -12,16 +12,17 @@ import assert from 'node:assert/strict';
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crash } from '../helpers/process.ts';
+import type { CoreProcess } from '../helpers/process.ts';
 import { tokenHash } from '../../core/src/auth/tokens.ts';
 import { manual, workflow } from '../helpers/engine.ts';
 import { ADMIN_PASSWORD, figure, login, quantile, sleep, timed } from './support.ts';
 import type { Timed } from './support.ts';
 import { spawnCoreOnTmpfs, spawnGatewayBeside, sqlInside, tmpfsUnavailable } from './tmpfs.ts';
-import type { CoreOnTmpfs, Logged } from './tmpfs.ts';
+import type { CoreOnTmpfs } from './tmpfs.ts';
 
 const unavailable = tmpfsUnavailable();
 let core: CoreOnTmpfs;
-let gateway: Logged;
+let gateway: CoreProcess;
 let token: string;
 before(async () => {
   if (unavailable) return;

@@ -4,11 +4,12 @@
  * happens to the test. The test reaches the files through
  * `/proc/<pid>/root`, which shows the process's own mounts.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnListening } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
 
 /** Found from here: inside the namespace nsenter starts in `/`. */
@@ -28,7 +29,7 @@ export function tmpfsUnavailable(): string | null {
   }
 }
 
-export interface CoreOnTmpfs extends Logged {
+export interface CoreOnTmpfs extends CoreProcess {
   /** DATA_DIR as the test reaches it with plain file calls: through the core's mount namespace. */
   readonly dataDir: string;
   /** DATA_DIR as the core names it. */
@@ -60,49 +61,13 @@ export async function spawnCoreOnTmpfs(size: string, env: Record<string, string>
   const dir = mkdtempSync(join(tmpdir(), 'iap-faults-full-'));
   const script = `mount -t tmpfs -o size=${size} tmpfs "$DATA_DIR" && exec "${process.execPath}" --import tsx core/src/main.ts`;
   // The mount goes with the namespace when the core exits; the empty directory under it is left.
-  const core = await listening('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script], { CORE_PORT: '0', ...env, DATA_DIR: dir }, () => rmSync(dir, { recursive: true, force: true }));
+  const core = await spawnListening('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script], { CORE_PORT: '0', ...env, DATA_DIR: dir }, () => rmSync(dir, { recursive: true, force: true }));
   return { ...core, dataDir: `/proc/${core.child.pid}/root${dir}`, ownDir: dir };
 }
 
 /** Starts the gateway in the core's mount namespace, with the same DATA_DIR, as `npm start` lays them out. */
-export function spawnGatewayBeside(core: CoreOnTmpfs, env: Record<string, string>): Promise<Logged> {
+export function spawnGatewayBeside(core: CoreOnTmpfs, env: Record<string, string>): Promise<CoreProcess> {
   const args = ['--target', String(core.child.pid), '--mount', `--wd=${process.cwd()}`, process.execPath, '--import', 'tsx', 'gateway/src/main.ts'];
-  return listening('nsenter', args, { PORT: '0', CORE_URL: core.url, ...env, DATA_DIR: core.ownDir }, () => undefined);
+  return spawnListening('nsenter', args, { PORT: '0', CORE_URL: core.url, ...env, DATA_DIR: core.ownDir }, () => undefined);
 }
 
-export interface Logged extends CoreProcess {
-  /** What the process wrote to standard output once it was listening. */
-  readonly log: string[];
-}
-
-function listening(command: string, args: string[], env: Record<string, string>, onExit: () => void): Promise<Logged> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'info', MONGO_URL: '', ...env } });
-    let out = '';
-    let err = '';
-    const log: string[] = [];
-    const timer = setTimeout(() => reject(new Error(`${command} did not start: ${out}${err}`)), 20_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on port (\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout.removeAllListeners('data');
-        const problems: string[] = [];
-        child.stdout.on('data', (more: Buffer) => {
-          log.push(more.toString());
-          for (const line of more.toString().split('\n')) if (/"level":"(warn|error)"/.test(line)) problems.push(line);
-        });
-        resolve({ child, url: `http://127.0.0.1:${m[1]}`, log, problems });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      onExit();
-      reject(new Error(`${command} exited with ${code} before listening: ${out}${err}`));
-    });
-  });
-}

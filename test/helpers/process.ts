@@ -8,6 +8,8 @@ import type { ChildProcess } from 'node:child_process';
 export interface CoreProcess {
   readonly child: ChildProcess;
   readonly url: string;
+  /** What the process wrote to standard output once it was listening. */
+  readonly log: string[];
   /** The process's warning and error log lines since it listened (the last 200), for a failing test to show. */
   readonly problems: string[];
 }
@@ -18,31 +20,44 @@ export function spawnCore(env: Record<string, string>): Promise<CoreProcess> {
 
 /** Any of the project's services (core or gateway) as a child process. */
 export function spawnService(script: string, env: Record<string, string>): Promise<CoreProcess> {
+  return spawnListening(process.execPath, ['--import', 'tsx', script], env);
+}
+
+/**
+ * Runs a command that ends up as one of the project's services (directly,
+ * or through `unshare`/`nsenter`) and answers once it logs its port.
+ * `onExit` runs whenever the process exits, before or after listening.
+ */
+export function spawnListening(command: string, args: string[], env: Record<string, string>, onExit: () => void = () => undefined): Promise<CoreProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'info', MONGO_URL: '', ...env },
-    });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'info', MONGO_URL: '', ...env } });
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    let err = '';
+    const what = args[args.length - 1] ?? command;
+    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${out}${err}`)), 20_000);
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /listening on port (\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        child.stdout!.removeAllListeners('data');
+        child.stdout.removeAllListeners('data');
+        const log: string[] = [];
         const problems: string[] = [];
-        child.stdout!.on('data', (more: Buffer) => {
+        child.stdout.on('data', (more: Buffer) => {
+          log.push(more.toString());
           for (const line of more.toString().split('\n')) if (/"level":"(warn|error)"/.test(line)) problems.push(line);
           if (problems.length > 200) problems.splice(0, problems.length - 200);
         });
-        resolve({ child, url: `http://127.0.0.1:${m[1]}`, problems });
+        resolve({ child, url: `http://127.0.0.1:${m[1]}`, log, problems });
       }
     });
-    child.stderr!.resume();
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code} before listening: ${out}`));
+      onExit();
+      reject(new Error(`${what} exited with ${code} before listening: ${out}${err}`));
     });
   });
 }
