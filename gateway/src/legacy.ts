@@ -130,8 +130,9 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
   const accessLog = deps.logger.isLevelEnabled('http');
   const headersOf = new Map(deps.entries.map((e) => [e, deprecationHeaders(e, deps.calendar)]));
   const removed = new Set(deps.entries.filter((e) => compareReleases(deps.release, e.removed) >= 0));
-  const brownedOut = (entry: Entry, at: number): boolean =>
-    deps.brownouts.some((b) => (b.operations.includes('*') || b.operations.includes(entry.id) || b.operations.includes(entry.operation)) && Date.parse(b.from) <= at && at < Date.parse(b.until));
+  // Each entry's brownout windows, read once: the check runs on every call.
+  const windows = new Map(deps.entries.map((e) => [e, deps.brownouts.filter((b) => b.operations.includes('*') || b.operations.includes(e.id) || b.operations.includes(e.operation)).map((b) => [Date.parse(b.from), Date.parse(b.until)] as const)]));
+  const brownedOut = (entry: Entry, at: number): boolean => windows.get(entry)!.some(([from, until]) => from <= at && at < until);
 
   return (req, res) => {
     const url = req.url ?? '/';
