@@ -31,40 +31,47 @@ export function encodeValue(value: string): string {
   return encodeURIComponent(value).replace(/%2C/g, ',').replace(/%252C/g, '%2C');
 }
 
+/** The query string of a call, `?` included, or nothing. */
+function queryString(query: Readonly<Record<string, string>>, token: string | undefined): string {
+  let qs = '';
+  for (const key in query) qs += `${qs ? '&' : '?'}${encodeURIComponent(key)}=${encodeValue(query[key]!)}`;
+  if (token !== undefined) qs += `${qs ? '&' : '?'}token=${encodeValue(token)}`;
+  return qs;
+}
+
+/** The answer's body: JSON when it parses, else the text as it came. */
+function bodyOf(chunks: readonly Buffer[]): unknown {
+  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+  if (text.length === 0) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient {
   const target = new URL(baseUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // The agent's timeout is each socket's idle limit, the same limit req.setTimeout would set, without a timer made per call.
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: timeoutMs });
   return {
     forCaller(credentials) {
+      const base: OutgoingHttpHeaders = { accept: 'application/json' };
+      if (credentials.authorization) base['authorization'] = credentials.authorization;
+      if (credentials.cookie) base['cookie'] = credentials.cookie;
+      // A bearer or Basic header wins over the legacy `token` parameter, as on the core itself.
+      const token = credentials.token && !credentials.authorization ? credentials.token : undefined;
       return (call): Promise<CoreAnswer> =>
         new Promise((resolve, reject) => {
-          const params: Record<string, string> = { ...call.query };
-          if (credentials.token && !credentials.authorization) params['token'] = credentials.token;
-          const qs = Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeValue(v)}`).join('&');
           const payload = call.body === undefined || call.method === 'GET' ? null : Buffer.from(JSON.stringify(call.body));
-          const headers: OutgoingHttpHeaders = { accept: 'application/json' };
-          if (credentials.authorization) headers['authorization'] = credentials.authorization;
-          if (credentials.cookie) headers['cookie'] = credentials.cookie;
-          if (payload) {
-            headers['content-type'] = 'application/json';
-            headers['content-length'] = payload.length;
-          }
-          const req = request({ host: target.hostname, port: target.port, method: call.method, path: `${call.path}${qs ? `?${qs}` : ''}`, headers, agent }, (res) => {
+          const headers = payload ? { ...base, 'content-type': 'application/json', 'content-length': payload.length } : base;
+          const req = request({ host: target.hostname, port: target.port, method: call.method, path: call.path + queryString(call.query, token), headers, agent }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => {
-              const text = Buffer.concat(chunks).toString('utf8');
-              let body: unknown = text;
-              try {
-                body = text.length > 0 ? JSON.parse(text) : null;
-              } catch {
-                // A non-JSON answer stays text.
-              }
-              resolve({ status: res.statusCode ?? 502, body });
-            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 502, body: bodyOf(chunks) }));
             res.on('error', () => reject(new LegacyFailure('The core service closed the connection')));
           });
-          req.setTimeout(timeoutMs, () => req.destroy(new LegacyFailure('The core service did not answer in time')));
+          req.on('timeout', () => req.destroy(new LegacyFailure('The core service did not answer in time')));
           req.on('error', (err) => reject(err instanceof LegacyFailure ? err : new LegacyFailure('The core service is not reachable; try again shortly')));
           req.end(payload ?? undefined);
         });
