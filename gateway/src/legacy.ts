@@ -72,6 +72,9 @@ interface Answer {
   readonly headers?: Record<string, string>;
 }
 
+/** Shared by every call without a query string; never written to. */
+const NO_QUERY: URLSearchParams = new URLSearchParams();
+
 function credentialsOf(req: IncomingMessage, query: URLSearchParams): Credentials {
   const header = (name: string): string | undefined => {
     const value = req.headers[name];
@@ -146,12 +149,12 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
     const requestId = requestIdOf(typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined);
     let child: Logger | null = null;
     const log = (): Logger => (child ??= deps.logger.child({ requestId }));
-    const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const query = q === -1 ? NO_QUERY : new URLSearchParams(url.slice(q + 1));
     const credentials = credentialsOf(req, query);
     const callCore = deps.client.forCaller(credentials);
     void (async () => {
       // Asked even of removed operations: the audit names who still calls them.
-      const caller = await callers.check(credentials, callCore);
+      const caller = callers.remembered(credentials) ?? (await callers.check(credentials, callCore));
       const call: Call = { entry, gone: removed.has(entry) || brownedOut(entry, started), caller, params, query, callCore, readBody: () => readLegacyBody(req, deps.bodyLimit), log };
       const result = await answer(call, deps.hatches).catch((err: unknown): Answer => {
         log().error('legacy operation failed', { entry: entry.id, error: String(err) });

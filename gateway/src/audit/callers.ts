@@ -13,6 +13,12 @@ import type { CallCore } from '../mapping/run.ts';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
+/**
+ * Credentials up to this length are their own cache key; longer ones are
+ * keyed by their SHA-256, so ten thousand entries stay a few megabytes
+ * whatever callers send. Hashing every call cost more than the lookup.
+ */
+const KEY_AS_IS = 256;
 
 export type CallerCheck =
   /** The core knows the credentials; `name` is the account (null when it reports none). */
@@ -25,15 +31,27 @@ export type CallerCheck =
 const REQUIRED = 'Authentication is required';
 const NO_CREDENTIALS: CallerCheck = { kind: 'refused', message: REQUIRED };
 
+interface Remembered {
+  readonly check: CallerCheck;
+  readonly at: number;
+}
+
 export class CallerChecks {
-  private readonly cache = new Map<string, { check: CallerCheck; at: number }>();
+  /** Keyed by the credential itself; long ones by their hash, in a map of their own so the two kinds of key never meet. */
+  private readonly byCredential = new Map<string, Remembered>();
+  private readonly byHash = new Map<string, Remembered>();
+
+  /** What the core said of these credentials within the last minute, or null when it must be asked. */
+  remembered(credentials: Credentials): CallerCheck | null {
+    const raw = rawOf(credentials);
+    if (!raw) return NO_CREDENTIALS;
+    const hit = raw.length <= KEY_AS_IS ? this.byCredential.get(raw) : this.byHash.get(hashOf(raw));
+    return hit && Date.now() - hit.at < TTL_MS ? hit.check : null;
+  }
 
   async check(credentials: Credentials, callCore: CallCore): Promise<CallerCheck> {
-    const raw = credentials.authorization ?? credentials.token ?? credentials.cookie;
-    if (!raw) return NO_CREDENTIALS;
-    const key = createHash('sha256').update(raw).digest('hex');
-    const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.check;
+    const known = this.remembered(credentials);
+    if (known) return known;
     let check: CallerCheck;
     try {
       const answer = await callCore({ method: 'GET', path: '/whoami', query: {}, body: undefined });
@@ -45,10 +63,23 @@ export class CallerChecks {
     }
     // An unanswered question is asked again next time rather than remembered.
     if (check.kind === 'unknown') return check;
-    if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-    this.cache.set(key, { check, at: Date.now() });
+    if (this.byCredential.size + this.byHash.size >= MAX_ENTRIES) {
+      this.byCredential.clear();
+      this.byHash.clear();
+    }
+    const raw = rawOf(credentials)!;
+    if (raw.length <= KEY_AS_IS) this.byCredential.set(raw, { check, at: Date.now() });
+    else this.byHash.set(hashOf(raw), { check, at: Date.now() });
     return check;
   }
+}
+
+function rawOf(credentials: Credentials): string | undefined {
+  return credentials.authorization ?? credentials.token ?? credentials.cookie;
+}
+
+function hashOf(raw: string): string {
+  return createHash('sha256').update(raw).digest('hex');
 }
 
 function messageOf(body: unknown): string {
