@@ -14,14 +14,23 @@ const WHOLE = /^\{([A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*)(?:\|(join|json|string)
 const PART = /\{([A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*)(?:\|(join|json|string))?\}/g;
 const MISSING = Symbol('missing');
 
+/** A dotted path split once into its keys: `last.data[0]` is `last`, `data`, `0`. */
+function keysOf(path: string): readonly string[] {
+  return path.replace(/\[(\d+)\]/g, '.$1').split('.');
+}
+
+function at(scope: Scope, keys: readonly string[]): unknown {
+  let value: unknown = scope;
+  for (const key of keys) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return MISSING;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
 /** The value at a dotted path (`body.options.query`, `last.data[0]`); MISSING when absent. */
 export function lookup(scope: Scope, path: string): unknown {
-  let at: unknown = scope;
-  for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
-    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, part)) return MISSING;
-    at = (at as Record<string, unknown>)[part];
-  }
-  return at;
+  return at(scope, keysOf(path));
 }
 
 function filter(value: unknown, name: string | undefined): unknown {
@@ -31,28 +40,87 @@ function filter(value: unknown, name: string | undefined): unknown {
   return value;
 }
 
-export function fill(template: unknown, scope: Scope): unknown {
-  if (typeof template === 'string') {
-    const whole = WHOLE.exec(template);
-    if (whole) {
-      const value = lookup(scope, whole[1]!);
-      return value === MISSING ? undefined : filter(value, whole[2]);
-    }
-    return template.replace(PART, (_m, path: string, f?: string) => {
-      const value = lookup(scope, path);
-      return value === MISSING ? '' : String(filter(value, f ?? 'string'));
-    });
+/** A template made ready to fill: the parsing is done once per template, not on every call. */
+type Filler = (scope: Scope) => unknown;
+
+/** A string template as its literal pieces and the placeholders between them. */
+function pieces(template: string): Array<string | { readonly keys: readonly string[]; readonly path: string; readonly filter: string | undefined }> {
+  const out: Array<string | { keys: readonly string[]; path: string; filter: string | undefined }> = [];
+  let last = 0;
+  for (const m of template.matchAll(PART)) {
+    if (m.index > last) out.push(template.slice(last, m.index));
+    out.push({ keys: keysOf(m[1]!), path: m[1]!, filter: m[2] });
+    last = m.index + m[0].length;
   }
-  if (Array.isArray(template)) return template.map((t) => fill(t, scope)).filter((v) => v !== undefined);
-  if (template && typeof template === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, t] of Object.entries(template)) {
-      const v = fill(t, scope);
-      if (v !== undefined) out[k] = v;
+  if (last < template.length) out.push(template.slice(last));
+  return out;
+}
+
+function compileString(template: string): Filler {
+  const whole = WHOLE.exec(template);
+  if (whole) {
+    const keys = keysOf(whole[1]!);
+    const name = whole[2];
+    return (scope) => {
+      const value = at(scope, keys);
+      return value === MISSING ? undefined : filter(value, name);
+    };
+  }
+  const parts = pieces(template);
+  if (parts.every((p) => typeof p === 'string')) return () => template;
+  return (scope) => {
+    let out = '';
+    for (const p of parts) {
+      if (typeof p === 'string') out += p;
+      else {
+        const value = at(scope, p.keys);
+        if (value !== MISSING) out += String(filter(value, p.filter ?? 'string'));
+      }
     }
     return out;
+  };
+}
+
+function compile(template: unknown): Filler {
+  if (typeof template === 'string') return compileString(template);
+  if (Array.isArray(template)) {
+    const items = template.map(compiled);
+    return (scope) => items.map((f) => f(scope)).filter((v) => v !== undefined);
   }
-  return template;
+  if (template && typeof template === 'object') {
+    const fields = Object.entries(template).map(([k, t]) => [k, compiled(t)] as const);
+    return (scope) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, f] of fields) {
+        const v = f(scope);
+        if (v !== undefined) out[k] = v;
+      }
+      return out;
+    };
+  }
+  return () => template;
+}
+
+// Templates come from the mapping table, loaded once: each is compiled the first time it is filled.
+const strings = new Map<string, Filler>();
+const objects = new WeakMap<object, Filler>();
+
+function compiled(template: unknown): Filler {
+  if (typeof template === 'string') {
+    let f = strings.get(template);
+    if (!f) strings.set(template, (f = compile(template)));
+    return f;
+  }
+  if (template !== null && typeof template === 'object') {
+    let f = objects.get(template);
+    if (!f) objects.set(template, (f = compile(template)));
+    return f;
+  }
+  return () => template;
+}
+
+export function fill(template: unknown, scope: Scope): unknown {
+  return compiled(template)(scope);
 }
 
 /** A path template's value was missing, empty or not a scalar: the legacy request lacked it. */
@@ -62,6 +130,26 @@ export class MissingPathValue extends Error {
   }
 }
 
+const paths = new Map<string, (scope: Scope) => string>();
+
+function compilePath(template: string): (scope: Scope) => string {
+  const parts = pieces(template).map((p) => (typeof p === 'string' ? p : { keys: p.keys, field: p.path.split('.').pop()!.replace(/\[\d+\]$/, '') }));
+  return (scope) => {
+    let out = '';
+    for (const p of parts) {
+      if (typeof p === 'string') {
+        out += p;
+        continue;
+      }
+      const value = at(scope, p.keys);
+      if (value === MISSING || value === null || value === '') throw new MissingPathValue(p.field, 'is required');
+      if (typeof value !== 'string' && typeof value !== 'number') throw new MissingPathValue(p.field, 'must be a string or a number');
+      out += encodeURIComponent(String(value));
+    }
+    return out;
+  };
+}
+
 /**
  * Fills a path template for a core call. Each value is one path segment,
  * percent-encoded, so a legacy id such as `../../authorization/accounts`
@@ -69,13 +157,9 @@ export class MissingPathValue extends Error {
  * refused instead of leaving `//` in the path.
  */
 export function fillPath(template: string, scope: Scope): string {
-  return template.replace(PART, (_m, path: string) => {
-    const value = lookup(scope, path);
-    const field = path.split('.').pop()!.replace(/\[\d+\]$/, '');
-    if (value === MISSING || value === null || value === '') throw new MissingPathValue(field, 'is required');
-    if (typeof value !== 'string' && typeof value !== 'number') throw new MissingPathValue(field, 'must be a string or a number');
-    return encodeURIComponent(String(value));
-  });
+  let f = paths.get(template);
+  if (!f) paths.set(template, (f = compilePath(template)));
+  return f(scope);
 }
 
 /** The roots a template refers to (`body`, `params`, ...), for checking entries at start. */
