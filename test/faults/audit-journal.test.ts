@@ -1,6 +1,6 @@
 /**
  * The audit journal on its own and under the recorder, on a real SQLite
- * store: a record is in the journal as soon as it is recorded, the journal
+ * store: a record is in the journal before its call's answer may go out, the journal
  * keeps only what is not stored yet, and what an earlier run left is stored
  * once, whatever part of it was stored already, torn lines skipped.
  */
@@ -40,6 +40,13 @@ function call(userAgent: string): AuditRecord {
   };
 }
 
+/** Records the calls and waits until their answers may go out: until they are journaled. */
+function journaled(r: AuditRecorder, calls: readonly AuditRecord[]): Promise<void> {
+  return new Promise((resolve) => {
+    calls.forEach((c, i) => r.record(c, i === calls.length - 1 ? resolve : undefined));
+  });
+}
+
 /** A recorder that never flushes by itself, so the test decides when batches are stored. */
 function recorder(dir: string): { store: SqliteStore; recorder: AuditRecorder; journal: AuditJournal } {
   const store = SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
@@ -52,12 +59,11 @@ async function agentsIn(store: SqliteStore): Promise<string[]> {
   return docs.map((d) => (d['client'] as { userAgent: string }).userAgent).sort();
 }
 
-test('a record is in the journal once recorded, and the journal is empty once its batch is stored', async () => {
+test('a record is in the journal before its answer goes out, and the journal is empty once its batch is stored', async () => {
   const dir = fresh();
   const { store, recorder: r, journal } = recorder(dir);
   const file = join(dir, 'gateway-audit.jsonl');
-  r.record(call('one'));
-  r.record(call('two'));
+  await journaled(r, [call('one'), call('two')]);
   assert.deepEqual(readJournal(file).map((x) => (x['client'] as { userAgent: string }).userAgent), ['one', 'two'], 'written before anything is stored');
   assert.deepEqual(await agentsIn(store), []);
   await r.flush();
@@ -73,7 +79,7 @@ test('records left by a killed run are stored by the next one, once each, also t
   const first = recorder(dir);
   for (const ua of ['a', 'b', 'c']) first.recorder.record(call(ua));
   await first.recorder.flush();
-  for (const ua of ['d', 'e']) first.recorder.record(call(ua));
+  await journaled(first.recorder, ['d', 'e'].map(call));
   // A kill between a batch's commit and the journal's cut: its lines are still in the journal.
   const file = join(dir, 'gateway-audit.jsonl');
   const { docs } = await first.store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 10 });
@@ -97,11 +103,36 @@ test('records left by a killed run are stored by the next one, once each, also t
   await second.store.close();
 });
 
+test('the calls of one turn wait for one journal write, then all are answered', async () => {
+  const dir = fresh();
+  const { store, recorder: r } = recorder(dir);
+  const file = join(dir, 'gateway-audit.jsonl');
+  const answered: string[] = [];
+  const linesWhenAnswered: number[] = [];
+  const all = new Promise<void>((resolve) => {
+    for (const ua of ['x', 'y', 'z']) {
+      r.record(call(ua), () => {
+        answered.push(ua);
+        linesWhenAnswered.push(readJournal(file).length);
+        if (answered.length === 3) resolve();
+      });
+    }
+  });
+  assert.deepEqual(answered, [], 'no answer goes out in the turn that recorded it');
+  assert.equal(readFileSync(file, 'utf8'), '', 'nor is anything written yet');
+  await all;
+  assert.deepEqual(answered, ['x', 'y', 'z'], 'answered in the order recorded');
+  assert.deepEqual(linesWhenAnswered, [3, 3, 3], 'every line was written before the first answer');
+  await r.close();
+  assert.deepEqual(await agentsIn(store), ['x', 'y', 'z']);
+  await store.close();
+});
+
 test('a line torn in the middle of the journal (a write cut short by a full disk) costs only that line', () => {
   const dir = fresh();
   const file = join(dir, 'gateway-audit.jsonl');
   const journal = AuditJournal.open(file);
-  journal.append({ _id: 'x1', v: 1 });
+  journal.append([{ _id: 'x1', v: 1 }]);
   journal.close();
   // After a write cut short the journal starts its next line on a new line.
   appendFileSync(file, '{"_id":"x2","v":\n{"_id":"x3","v":3}\n{"_id":"x1","v":"latest"}\n');

@@ -31,7 +31,7 @@ function run(journal: AuditJournal | null): number {
   const started = process.hrtime.bigint();
   for (let i = 0; i < records; i += 1) {
     const r = record(i);
-    journal?.append(r);
+    journal?.append([r]);
     batch.push(r._id);
     if (batch.length === 500) journal?.committed(batch.splice(0));
   }

@@ -1,7 +1,7 @@
 /**
  * The audit records not yet in the store, one JSON line each, so the record
- * of an answered call survives a killed gateway. A line is written with one
- * write(2) before the answer goes out. There is no fsync: what a killed
+ * of an answered call survives a killed gateway. The lines of one turn's calls are
+ * written with one write(2) before their answers go out. There is no fsync: what a killed
  * process wrote stays in the kernel, and surviving a killed process is what
  * is asked; a power cut may lose the last lines. Once a batch is in the
  * store the file is cut down to the records still waiting, synchronously,
@@ -59,12 +59,15 @@ export class AuditJournal {
     return journal;
   }
 
-  /** Writes the record's line; throws when the line could not be written whole (it is still kept for the next rewrite). */
-  append(record: JournaledRecord): void {
+  /** Writes the records' lines in one write; throws when they could not be written whole (they are still kept for the next rewrite). */
+  append(records: readonly JournaledRecord[]): void {
     if (this.fd < 0) throw new Error('audit journal: closed');
-    const line = `${JSON.stringify(record)}\n`;
-    this.waiting.set(record._id, line);
-    const text = this.torn ? `\n${line}` : line;
+    let text = this.torn ? '\n' : '';
+    for (const record of records) {
+      const line = `${JSON.stringify(record)}\n`;
+      this.waiting.set(record._id, line);
+      text += line;
+    }
     this.torn = true;
     const written = writeSync(this.fd, text);
     if (written !== Buffer.byteLength(text)) throw new Error(`audit journal: only ${written} of ${Buffer.byteLength(text)} bytes written`);

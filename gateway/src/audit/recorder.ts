@@ -46,6 +46,9 @@ const CHUNK = 50;
 
 export class AuditRecorder {
   private buffer: Stored[] = [];
+  /** Recorded this turn, not yet in the journal, with the answers waiting for them. */
+  private unjournaled: Stored[] = [];
+  private waiting: Array<() => void> = [];
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private readonly journal: AuditJournal | null;
@@ -61,26 +64,55 @@ export class AuditRecorder {
     this.timer.unref();
   }
 
-  /** Records a call; called before the answer goes out, so with a journal the record survives a kill from then on. */
-  record(record: AuditRecord): void {
+  /**
+   * Records a call. `then` (the call's answer) runs once the record is
+   * journaled, at once when there is no journal: a kill after the answer
+   * keeps the record. The records of one turn of the event loop share one
+   * journal write, made before the turn's answers go out.
+   */
+  record(record: AuditRecord, then?: () => void): void {
     // Time-ordered ids: the store's index grows at its end rather than at random places.
     const doc: Stored = { _id: newObjectId(record.time), ...record };
-    this.journalAppend(doc);
-    this.enqueue(doc);
+    if (!this.journal) {
+      this.enqueue(doc);
+      then?.();
+      return;
+    }
+    this.unjournaled.push(doc);
+    if (then) this.waiting.push(then);
+    if (this.unjournaled.length === 1) setImmediate(this.journalTurn);
   }
+
+  /** Journals the turn's records in one write, hands them to the store's buffer, then lets their answers go out. */
+  private readonly journalTurn = (): void => {
+    if (this.unjournaled.length === 0) return;
+    const docs = this.unjournaled;
+    const answers = this.waiting;
+    this.unjournaled = [];
+    this.waiting = [];
+    this.journalAppend(docs);
+    for (const doc of docs) this.enqueue(doc);
+    for (const answer of answers) {
+      try {
+        answer();
+      } catch (err) {
+        this.logger.error('answer after audit record failed', { error: String(err) });
+      }
+    }
+  };
 
   private enqueue(doc: Stored): void {
     this.buffer.push(doc);
     if (this.buffer.length >= this.batchSize) void this.flush();
   }
 
-  private journalAppend(doc: Stored): void {
+  private journalAppend(docs: readonly Stored[]): void {
     if (!this.journal) return;
     try {
-      this.journal.append(doc);
+      this.journal.append(docs);
       this.journalFailing = false;
     } catch (err) {
-      // The call is answered all the same; the record still reaches the store with its batch.
+      // The calls are answered all the same; the records still reach the store with their batch.
       if (!this.journalFailing) this.logger.error('audit journal not written; records of calls answered meanwhile are lost if the gateway is killed', { error: String(err) });
       this.journalFailing = true;
     }
@@ -88,6 +120,8 @@ export class AuditRecorder {
 
   /** Writes what is buffered; flushes never overlap, so records keep their order. */
   flush(): Promise<void> {
+    // Records of this turn not yet journaled are journaled now, so a flush stores everything recorded before it.
+    this.journalTurn();
     this.flushing = this.flushing.then(async () => {
       let stored: string[] = [];
       try {
