@@ -122,20 +122,125 @@ async function answer(call: Call, hatches: LegacyDeps['hatches']): Promise<Answe
   }
 }
 
+/** What the dispatcher knows of an entry before any call, read once at start. */
+interface Prepared {
+  readonly entry: Entry;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Removed at the configured release. */
+  readonly removed: boolean;
+  /** Its brownout windows, as [from, until) in epoch ms. */
+  readonly windows: ReadonlyArray<readonly [number, number]>;
+  readonly replacement: string | null;
+}
+
+/** What every call of one handler shares. */
+interface Shared {
+  readonly deps: LegacyDeps;
+  readonly now: () => number;
+  readonly callers: CallerChecks;
+  readonly accessLog: boolean;
+}
+
+/**
+ * One legacy call from match to answer. A class rather than closures made per
+ * call: this is the gateway's busiest path and every allocation on it shows.
+ */
+class LegacyCall implements Call {
+  private readonly startedNs = process.hrtime.bigint();
+  private readonly started: number;
+  private readonly requestId: string;
+  private child: Logger | null = null;
+  readonly entry: Entry;
+  readonly gone: boolean;
+  readonly callCore: CallCore;
+  private readonly credentials: Credentials;
+  caller: CallerCheck = { kind: 'unknown' };
+
+  constructor(private readonly shared: Shared, private readonly prepared: Prepared, readonly params: Record<string, string>, readonly query: URLSearchParams, private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly pathname: string) {
+    this.started = shared.now();
+    const incoming = req.headers['x-request-id'];
+    this.requestId = requestIdOf(typeof incoming === 'string' ? incoming : undefined);
+    this.entry = prepared.entry;
+    this.gone = prepared.removed || prepared.windows.some(([from, until]) => from <= this.started && this.started < until);
+    this.credentials = credentialsOf(req, query);
+    this.callCore = shared.deps.client.forCaller(this.credentials);
+  }
+
+  log(): Logger {
+    return (this.child ??= this.shared.deps.logger.child({ requestId: this.requestId }));
+  }
+
+  readBody(): Promise<BodyResult> {
+    return readLegacyBody(this.req, this.shared.deps.bodyLimit);
+  }
+
+  start(): void {
+    this.run().catch((err: unknown) => this.crashed(err));
+  }
+
+  private async run(): Promise<void> {
+    const { callers, deps, now } = this.shared;
+    // Asked even of removed operations: the audit names who still calls them.
+    this.caller = callers.remembered(this.credentials) ?? (await callers.check(this.credentials, this.callCore));
+    let result: Answer;
+    try {
+      result = await answer(this, deps.hatches);
+    } catch (err) {
+      this.log().error('legacy operation failed', { entry: this.entry.id, error: String(err) });
+      result = { status: 500, outcome: 'failed', body: 'Internal error' };
+    }
+    const { entry, req } = this;
+    const userAgent = req.headers['user-agent'];
+    // The answer goes out only once the record is journaled: a kill from then on keeps the record.
+    deps.audit.record({
+      time: this.started,
+      operation: entry.operation,
+      entry: entry.id,
+      source: entry.source,
+      client: { account: this.caller.kind === 'known' ? this.caller.name : null, clientId: null, address: req.socket.remoteAddress ?? '', userAgent: typeof userAgent === 'string' ? userAgent : '' },
+      outcome: result.outcome,
+      status: result.status,
+      latencyMs: now() - this.started,
+      deprecated: entry.deprecated,
+      removed: entry.removed,
+      replacement: this.prepared.replacement,
+    }, () => this.send(result));
+  }
+
+  private send(result: Answer): void {
+    const { req, res } = this;
+    const text = JSON.stringify(result.body) ?? 'null';
+    if (!res.headersSent && !res.destroyed) {
+      res.writeHead(result.status, { ...this.prepared.headers, ...result.headers, 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+      res.end(req.method === 'HEAD' ? undefined : text);
+    }
+    if (this.shared.accessLog) this.log().http('request', { method: req.method, path: this.pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - this.startedNs) / 1e4) / 100 });
+  }
+
+  /** Nothing in run() should throw; if something does, the caller still gets an answer and the process lives on. */
+  private crashed(err: unknown): void {
+    this.log().error('legacy dispatch failed', { entry: this.entry.id, error: err instanceof Error ? err.stack : String(err) });
+    if (!this.res.headersSent && !this.res.destroyed) {
+      this.res.writeHead(500, { 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8' });
+      this.res.end(JSON.stringify('Internal error'));
+    }
+  }
+}
+
 /**
  * A request handler that serves a legacy operation and answers true, or
  * answers false (having touched nothing) when the request names none.
  */
 export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const now = deps.now ?? Date.now;
-  const callers = new CallerChecks();
+  const shared: Shared = { deps, now: deps.now ?? Date.now, callers: new CallerChecks(), accessLog: deps.logger.isLevelEnabled('http') };
   const match = legacyMatcher(deps.entries);
-  const accessLog = deps.logger.isLevelEnabled('http');
-  const headersOf = new Map(deps.entries.map((e) => [e, deprecationHeaders(e, deps.calendar)]));
-  const removed = new Set(deps.entries.filter((e) => compareReleases(deps.release, e.removed) >= 0));
-  // Each entry's brownout windows, read once: the check runs on every call.
-  const windows = new Map(deps.entries.map((e) => [e, deps.brownouts.filter((b) => b.operations.includes('*') || b.operations.includes(e.id) || b.operations.includes(e.operation)).map((b) => [Date.parse(b.from), Date.parse(b.until)] as const)]));
-  const brownedOut = (entry: Entry, at: number): boolean => windows.get(entry)!.some(([from, until]) => from <= at && at < until);
+  const prepared = new Map<Entry, Prepared>(deps.entries.map((entry) => [entry, {
+    entry,
+    headers: deprecationHeaders(entry, deps.calendar),
+    removed: compareReleases(deps.release, entry.removed) >= 0,
+    windows: deps.brownouts.filter((b) => b.operations.includes('*') || b.operations.includes(entry.id) || b.operations.includes(entry.operation)).map((b) => [Date.parse(b.from), Date.parse(b.until)] as const),
+    replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
+  }]));
 
   return (req, res) => {
     const url = req.url ?? '/';
@@ -143,51 +248,7 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
     const pathname = q === -1 ? url : url.slice(0, q);
     const found = match(req.method ?? 'GET', pathname);
     if (!found) return false;
-    const { entry, params } = found;
-    const startedNs = process.hrtime.bigint();
-    const started = now();
-    const requestId = requestIdOf(typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : undefined);
-    let child: Logger | null = null;
-    const log = (): Logger => (child ??= deps.logger.child({ requestId }));
-    const query = q === -1 ? NO_QUERY : new URLSearchParams(url.slice(q + 1));
-    const credentials = credentialsOf(req, query);
-    const callCore = deps.client.forCaller(credentials);
-    void (async () => {
-      // Asked even of removed operations: the audit names who still calls them.
-      const caller = callers.remembered(credentials) ?? (await callers.check(credentials, callCore));
-      const call: Call = { entry, gone: removed.has(entry) || brownedOut(entry, started), caller, params, query, callCore, readBody: () => readLegacyBody(req, deps.bodyLimit), log };
-      const result = await answer(call, deps.hatches).catch((err: unknown): Answer => {
-        log().error('legacy operation failed', { entry: entry.id, error: String(err) });
-        return { status: 500, outcome: 'failed', body: 'Internal error' };
-      });
-      deps.audit.record({
-        time: started,
-        operation: entry.operation,
-        entry: entry.id,
-        source: entry.source,
-        client: { account: caller.kind === 'known' ? caller.name : null, clientId: null, address: req.socket.remoteAddress ?? '', userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : '' },
-        outcome: result.outcome,
-        status: result.status,
-        latencyMs: now() - started,
-        deprecated: entry.deprecated,
-        removed: entry.removed,
-        replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
-      });
-      // Only now, with the record journaled, does the answer go out: a kill from here on keeps the record.
-      const text = JSON.stringify(result.body) ?? 'null';
-      if (!res.headersSent && !res.destroyed) {
-        res.writeHead(result.status, { ...headersOf.get(entry), ...result.headers, 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-        res.end(req.method === 'HEAD' ? undefined : text);
-      }
-      if (accessLog) log().http('request', { method: req.method, path: pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - startedNs) / 1e4) / 100 });
-    })().catch((err: unknown) => {
-      // Nothing above should throw; if something does, the caller still gets an answer and the process lives on.
-      log().error('legacy dispatch failed', { entry: entry.id, error: err instanceof Error ? err.stack : String(err) });
-      if (!res.headersSent && !res.destroyed) {
-        res.writeHead(500, { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify('Internal error'));
-      }
-    });
+    new LegacyCall(shared, prepared.get(found.entry)!, found.params, q === -1 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)), req, res, pathname).start();
     return true;
   };
 }
