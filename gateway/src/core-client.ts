@@ -39,14 +39,31 @@ function queryString(query: Readonly<Record<string, string>>, token: string | un
   return qs;
 }
 
-/** The answer's body: JSON when it parses, else the text as it came. */
-function bodyOf(chunks: readonly Buffer[]): unknown {
-  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
-  if (text.length === 0) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
+const UNREAD = Symbol('unread');
+
+/**
+ * The core's answer. Its body is parsed only when something reads it: an
+ * answer copied out of the JSON as bytes (mapping/pluck.ts) never is.
+ */
+class Reply implements CoreAnswer {
+  private parsed: unknown = UNREAD;
+  readonly json: Buffer | undefined;
+
+  constructor(readonly status: number, private readonly bytes: Buffer, contentType: string | undefined) {
+    this.json = contentType !== undefined && contentType.startsWith('application/json') ? bytes : undefined;
+  }
+
+  /** JSON when it parses, else the text as it came. */
+  get body(): unknown {
+    if (this.parsed === UNREAD) {
+      const text = this.bytes.toString('utf8');
+      try {
+        this.parsed = text.length > 0 ? JSON.parse(text) : null;
+      } catch {
+        this.parsed = text;
+      }
+    }
+    return this.parsed;
   }
 }
 
@@ -68,7 +85,7 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
           const req = request({ host: target.hostname, port: target.port, method: call.method, path: call.path + queryString(call.query, token), headers, agent }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 502, body: bodyOf(chunks) }));
+            res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'])));
             res.on('error', () => reject(new LegacyFailure('The core service closed the connection')));
           });
           req.on('timeout', () => req.destroy(new LegacyFailure('The core service did not answer in time')));

@@ -20,6 +20,7 @@ import type { CoreClient, Credentials } from './core-client.ts';
 import { readLegacyBody } from './legacy/body.ts';
 import type { BodyResult } from './legacy/body.ts';
 import { legacyMatcher } from './legacy/match.ts';
+import { RawJson } from './mapping/pluck.ts';
 import { LegacyFailure, runEntry } from './mapping/run.ts';
 import type { CallCore, Hatch } from './mapping/run.ts';
 import type { Entry } from './mapping/types.ts';
@@ -209,10 +210,11 @@ class LegacyCall implements Call {
 
   private send(result: Answer): void {
     const { req, res } = this;
-    const text = JSON.stringify(result.body) ?? 'null';
+    // An answer copied out of the core's JSON goes out as those bytes (mapping/pluck.ts); any other is serialised.
+    const payload = result.body instanceof RawJson ? result.body.bytes : (JSON.stringify(result.body) ?? 'null');
     if (!res.headersSent && !res.destroyed) {
-      res.writeHead(result.status, { ...this.prepared.headers, ...result.headers, 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-      res.end(req.method === 'HEAD' ? undefined : text);
+      res.writeHead(result.status, { ...this.prepared.headers, ...result.headers, 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length });
+      res.end(req.method === 'HEAD' ? undefined : payload);
     }
     if (this.shared.accessLog) this.log().http('request', { method: req.method, path: this.pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - this.startedNs) / 1e4) / 100 });
   }

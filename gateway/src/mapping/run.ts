@@ -6,10 +6,11 @@
  * value in a list, building query strings, unwrapping the envelope, the
  * results wrapper, a boolean answer, is said by its templates.
  */
-import { fill, fillPath, MissingPathValue } from './template.ts';
+import { pluck, RawJson } from './pluck.ts';
+import { fill, fillPath, lastPath, MissingPathValue } from './template.ts';
 import type { Scope } from './template.ts';
 import { translateQuery, UntranslatableQuery } from './translate.ts';
-import type { Entry, Method } from './types.ts';
+import type { Entry, Method, Step } from './types.ts';
 
 export interface CoreCall {
   readonly method: Method;
@@ -21,6 +22,8 @@ export interface CoreCall {
 export interface CoreAnswer {
   readonly status: number;
   readonly body: unknown;
+  /** The answer as the core wrote it, when that was JSON: an answer that is a field of it is copied from here. */
+  readonly json?: Buffer;
 }
 
 /** Sends a call to the core with the legacy caller's own credentials. */
@@ -69,10 +72,19 @@ function asQuery(value: unknown): Record<string, string> {
   return out;
 }
 
+/** When the next step answers a field of this call's answer (`{last.data}`), that answer as the field's bytes. */
+function copiedAnswer(next: Step | undefined, answer: CoreAnswer): CoreAnswer | null {
+  if (!answer.json || !next || !('answer' in next)) return null;
+  const keys = lastPath(next.answer);
+  const bytes = keys && pluck(answer.json, keys);
+  return bytes ? { status: next.status ?? 200, body: new RawJson(bytes) } : null;
+}
+
 export async function runEntry(entry: Entry, request: LegacyRequest, callCore: CallCore, hatches: ReadonlyMap<string, Hatch>): Promise<CoreAnswer> {
   const calls: unknown[] = [];
   const scope: Scope = { params: request.params, query: request.query, body: request.body ?? {}, vars: {}, last: null, calls };
-  for (const step of entry.steps) {
+  for (let i = 0; i < entry.steps.length; i += 1) {
+    const step = entry.steps[i]!;
     if ('call' in step) {
       let path: string;
       try {
@@ -85,6 +97,8 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
       if ((answer.status < 200 || answer.status > 299) && !(step.call.accept ?? []).includes(answer.status)) {
         throw new LegacyFailure(messageOf(answer.body), answer.status);
       }
+      const copied = copiedAnswer(entry.steps[i + 1], answer);
+      if (copied) return copied;
       scope['last'] = answer.body;
       calls.push(answer.body);
     } else if ('translateQuery' in step) {

@@ -123,6 +123,24 @@ export function fill(template: unknown, scope: Scope): unknown {
   return compiled(template)(scope);
 }
 
+const LAST = /^\{last((?:\.[A-Za-z_$][\w$]*)*)\}$/;
+const lastPaths = new Map<unknown, readonly Buffer[] | null>();
+
+/**
+ * The keys under `last` when the template is exactly `{last}` or
+ * `{last.a.b}` (no index, no filter), as UTF-8 bytes; null for any other
+ * template. Such an answer can be copied out of the core's JSON as it is.
+ */
+export function lastPath(template: unknown): readonly Buffer[] | null {
+  let keys = lastPaths.get(template);
+  if (keys === undefined) {
+    const m = typeof template === 'string' ? LAST.exec(template) : null;
+    keys = m ? m[1]!.split('.').slice(1).map((k) => Buffer.from(k)) : null;
+    lastPaths.set(template, keys);
+  }
+  return keys;
+}
+
 /** A path template's value was missing, empty or not a scalar: the legacy request lacked it. */
 export class MissingPathValue extends Error {
   constructor(readonly field: string, readonly problem: 'is required' | 'must be a string or a number') {
