@@ -6,7 +6,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../core/src/logger.ts';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
@@ -40,6 +40,11 @@ function call(userAgent: string): AuditRecord {
   };
 }
 
+/** The journal's files in a gateway's data directory. */
+function journalFiles(dir: string): string[] {
+  return readdirSync(dir).filter((f) => f.startsWith('gateway-audit.jsonl'));
+}
+
 /** Records the calls and waits until their answers may go out: until they are journaled. */
 function journaled(r: AuditRecorder, calls: readonly AuditRecord[]): Promise<void> {
   return new Promise((resolve) => {
@@ -68,7 +73,8 @@ test('a record is in the journal before its answer goes out, and the journal is 
   assert.deepEqual(await agentsIn(store), []);
   await r.flush();
   assert.deepEqual(await agentsIn(store), ['one', 'two']);
-  assert.equal(statSync(file).size, 0, 'cut down to nothing');
+  assert.deepEqual(readJournal(file), [], 'cut down to nothing');
+  assert.deepEqual(journalFiles(dir).map((f) => statSync(join(dir, f)).size), [0], 'one empty segment left, ready for the next records');
   assert.equal(journal.size, 0);
   await r.close();
   await store.close();
@@ -92,7 +98,8 @@ test('records left by a killed run are stored by the next one, once each, also t
   assert.deepEqual(second.journal.recovered.map((x) => (x['client'] as { userAgent: string }).userAgent).sort(), ['a', 'b', 'c', 'd', 'e']);
   await second.recorder.flush();
   assert.deepEqual(await agentsIn(second.store), ['a', 'b', 'c', 'd', 'e'], 'every record once');
-  assert.equal(readFileSync(file, 'utf8'), '');
+  assert.deepEqual(readJournal(file), []);
+  assert.equal(existsSync(file), false, 'what the killed run left is deleted once stored');
   // The same journal replayed again (a kill during the replay) still stores nothing twice.
   writeFileSync(file, docs.map((d) => `${JSON.stringify(d)}\n`).join(''));
   const third = new AuditRecorder(second.store, logger, { journal: AuditJournal.open(file), flushEveryMs: 3_600_000 });
@@ -119,7 +126,7 @@ test('the calls of one turn wait for one journal write, then all are answered', 
     }
   });
   assert.deepEqual(answered, [], 'no answer goes out in the turn that recorded it');
-  assert.equal(readFileSync(file, 'utf8'), '', 'nor is anything written yet');
+  assert.deepEqual(readJournal(file), [], 'nor is anything written yet');
   await all;
   assert.deepEqual(answered, ['x', 'y', 'z'], 'answered in the order recorded');
   assert.deepEqual(linesWhenAnswered, [3, 3, 3], 'every line was written before the first answer');
@@ -134,12 +141,37 @@ test('a line torn in the middle of the journal (a write cut short by a full disk
   const journal = AuditJournal.open(file);
   journal.append([{ _id: 'x1', v: 1 }]);
   journal.close();
+  const [segment] = journalFiles(dir);
   // After a write cut short the journal starts its next line on a new line.
-  appendFileSync(file, '{"_id":"x2","v":\n{"_id":"x3","v":3}\n{"_id":"x1","v":"latest"}\n');
+  appendFileSync(join(dir, segment!), '{"_id":"x2","v":\n{"_id":"x3","v":3}\n{"_id":"x1","v":"latest"}\n');
   assert.deepEqual(readJournal(file), [{ _id: 'x1', v: 'latest' }, { _id: 'x3', v: 3 }], 'the last line of an id wins, the torn one is skipped');
-  // Opening it again rewrites it without the torn line.
-  AuditJournal.open(file).close();
-  assert.equal(readFileSync(file, 'utf8'), '{"_id":"x1","v":"latest"}\n{"_id":"x3","v":3}\n');
+  const reopened = AuditJournal.open(file);
+  assert.deepEqual(reopened.recovered, [{ _id: 'x1', v: 'latest' }, { _id: 'x3', v: 3 }]);
+  assert.equal(reopened.size, 2);
+  reopened.close();
+});
+
+test('stored segments are deleted whole, in the order written, and the one being written is only emptied', () => {
+  const dir = fresh();
+  const file = join(dir, 'gateway-audit.jsonl');
+  const journal = AuditJournal.open(file);
+  journal.append([{ _id: 'a' }, { _id: 'b' }]);
+  journal.rotate();
+  journal.append([{ _id: 'c' }]);
+  journal.rotate();
+  journal.append([{ _id: 'd' }]);
+  assert.equal(journalFiles(dir).length, 3);
+  journal.committed(1);
+  assert.equal(journalFiles(dir).length, 3, 'a segment half stored stays');
+  journal.committed(2);
+  assert.deepEqual(readJournal(file).map((r) => r._id), ['d'], 'a and b, then c, were stored: their segments are gone');
+  assert.equal(journalFiles(dir).length, 1);
+  journal.committed(1);
+  assert.deepEqual(readJournal(file), []);
+  assert.equal(journal.size, 0);
+  journal.append([{ _id: 'e' }]);
+  assert.deepEqual(readJournal(file).map((r) => r._id), ['e'], 'the emptied segment is written on');
+  journal.close();
 });
 
 test('records recorded while a batch is being stored stay in the journal until their own batch is', async () => {

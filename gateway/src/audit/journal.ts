@@ -1,108 +1,150 @@
 /**
  * The audit records not yet in the store, one JSON line each, so the record
- * of an answered call survives a killed gateway. The lines of one turn's calls are
- * written with one write(2) before their answers go out. There is no fsync: what a killed
- * process wrote stays in the kernel, and surviving a killed process is what
- * is asked; a power cut may lose the last lines. Once a batch is in the
- * store the file is cut down to the records still waiting, synchronously,
- * so no record can fall between the store and the journal.
+ * of an answered call survives a killed gateway. The lines of one turn's
+ * calls are written with one write(2) before their answers go out. There is
+ * no fsync: what a killed process wrote stays in the kernel, and surviving a
+ * killed process is what is asked; a power cut may lose the last lines.
+ *
+ * The journal is a run of segment files (`gateway-audit.jsonl.<n>`). Records
+ * reach the store in the order they were journaled, so the journal only
+ * counts: once every record of a segment is stored, the file is deleted. A
+ * new segment is begun when a batch is about to be stored. Rewriting one file
+ * down to what was still waiting held the event loop for milliseconds at a
+ * time and kept every line in memory until it was stored (BENCHMARKS.md).
  */
-import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 export interface JournaledRecord {
   readonly _id: string;
   readonly [field: string]: unknown;
 }
 
-/** The records of a journal, the last line of each id winning; lines torn by a kill or a full disk are skipped. */
-export function readJournal(file: string): JournaledRecord[] {
-  let text: string;
+/** The journal's files, oldest first: the single file of earlier versions, then the segments in order. */
+function filesOf(file: string): string[] {
+  const prefix = `${basename(file)}.`;
+  let names: string[];
   try {
-    text = readFileSync(file, 'utf8');
+    names = readdirSync(dirname(file));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
+  const segments = names.filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length))).sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)));
+  return [...(names.includes(basename(file)) ? [basename(file)] : []), ...segments].map((n) => join(dirname(file), n));
+}
+
+/** The records of a journal, the last line of each id winning; lines torn by a kill or a full disk are skipped. */
+export function readJournal(file: string): JournaledRecord[] {
   const byId = new Map<string, JournaledRecord>();
-  for (const line of text.split('\n')) {
-    if (line.length === 0) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
+  for (const f of filesOf(file)) {
+    for (const line of readFileSync(f, 'utf8').split('\n')) {
+      if (line.length === 0) continue;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (record !== null && typeof record === 'object' && typeof (record as { _id?: unknown })._id === 'string') byId.set((record as JournaledRecord)._id, record as JournaledRecord);
     }
-    if (record !== null && typeof record === 'object' && typeof (record as { _id?: unknown })._id === 'string') byId.set((record as JournaledRecord)._id, record as JournaledRecord);
   }
   return [...byId.values()];
 }
 
+/** Deletes a file; one already gone is fine. */
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+interface Segment {
+  readonly files: readonly string[];
+  /** Records journaled into it, whether or not their lines were written whole. */
+  count: number;
+}
+
 export class AuditJournal {
-  /** Each waiting record's latest line, in the order first written. */
-  private readonly waiting = new Map<string, string>();
+  /** Oldest first; the last is the one being written. */
+  private readonly segments: Segment[] = [];
+  /** Records of the oldest segment already stored. */
+  private stored = 0;
   private fd: number;
+  private next: number;
   /** The last write may have left half a line: the next one starts on a new line. */
   private torn = false;
 
-  private constructor(private readonly file: string, readonly recovered: readonly JournaledRecord[]) {
-    for (const r of recovered) this.waiting.set(r._id, `${JSON.stringify(r)}\n`);
-    this.fd = openSync(file, 'a');
+  private constructor(private readonly file: string, readonly recovered: readonly JournaledRecord[], earlier: readonly string[]) {
+    // What an earlier run left is one segment: its records go to the store first, as one group.
+    if (recovered.length > 0) this.segments.push({ files: earlier, count: recovered.length });
+    else for (const f of earlier) removeFile(f);
+    this.next = earlier.length > 0 ? Number(/\.(\d+)$/.exec(earlier[earlier.length - 1]!)?.[1] ?? 0) + 1 : 1;
+    this.fd = this.openSegment();
   }
 
   /** Opens the journal, keeping what an earlier run left in it as `recovered`. */
   static open(file: string): AuditJournal {
     mkdirSync(dirname(file), { recursive: true });
-    const journal = new AuditJournal(file, readJournal(file));
-    // Rewritten at once so a torn line left by a kill is gone before anything is appended.
-    journal.rewrite();
-    return journal;
+    return new AuditJournal(file, readJournal(file), filesOf(file));
   }
 
-  /** Writes the records' lines in one write; throws when they could not be written whole (they are still kept for the next rewrite). */
+  /** Opens the next segment file and makes it the one written; throws (changing nothing) when it cannot be made. */
+  private openSegment(): number {
+    const file = `${this.file}.${this.next}`;
+    const fd = openSync(file, 'a');
+    this.next += 1;
+    this.segments.push({ files: [file], count: 0 });
+    this.torn = false;
+    return fd;
+  }
+
+  /** Writes the records' lines in one write; throws when they could not be written whole. */
   append(records: readonly JournaledRecord[]): void {
     if (this.fd < 0) throw new Error('audit journal: closed');
+    // Counted before the write: they go to the store whatever happens to their lines.
+    this.segments[this.segments.length - 1]!.count += records.length;
     let text = this.torn ? '\n' : '';
-    for (const record of records) {
-      const line = `${JSON.stringify(record)}\n`;
-      this.waiting.set(record._id, line);
-      text += line;
-    }
+    for (const record of records) text += `${JSON.stringify(record)}\n`;
     this.torn = true;
     const written = writeSync(this.fd, text);
     if (written !== Buffer.byteLength(text)) throw new Error(`audit journal: only ${written} of ${Buffer.byteLength(text)} bytes written`);
     this.torn = false;
   }
 
-  /** The records with these ids are in the store: the file keeps only the others. */
-  committed(ids: Iterable<string>): void {
-    for (const id of ids) this.waiting.delete(id);
-    this.rewrite();
-  }
-
-  get size(): number {
-    return this.waiting.size;
-  }
-
-  private rewrite(): void {
-    if (this.waiting.size === 0) {
-      ftruncateSync(this.fd, 0);
-      this.torn = false;
-      return;
-    }
-    // A rename replaces the file whole, so a kill leaves the old journal or the new one, never a mix.
-    const next = `${this.file}.next`;
-    const fd = openSync(next, 'w');
-    try {
-      const text = [...this.waiting.values()].join('');
-      if (writeSync(fd, text) !== Buffer.byteLength(text)) throw new Error('audit journal: rewrite cut short');
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(next, this.file);
+  /** Begins a new segment, so the records journaled so far can be deleted together once stored. */
+  rotate(): void {
+    if (this.fd < 0 || this.segments[this.segments.length - 1]!.count === 0) return;
+    // On a full disk the new file may not be made: then this one is kept and written on.
+    const fd = this.openSegment();
     closeSync(this.fd);
-    this.fd = openSync(this.file, 'a');
-    this.torn = false;
+    this.fd = fd;
+  }
+
+  /** The next `count` records, in the order journaled, are in the store: segments they complete are deleted. */
+  committed(count: number): void {
+    this.stored += count;
+    while (this.segments.length > 0 && this.stored >= this.segments[0]!.count && this.segments[0]!.count > 0) {
+      const done = this.segments[0]!;
+      if (this.segments.length === 1) {
+        // The segment being written: emptied rather than replaced.
+        ftruncateSync(this.fd, 0);
+        this.torn = false;
+        this.stored -= done.count;
+        done.count = 0;
+        return;
+      }
+      for (const f of done.files) removeFile(f);
+      this.segments.shift();
+      this.stored -= done.count;
+    }
+  }
+
+  /** Records journaled and not yet stored. */
+  get size(): number {
+    return this.segments.reduce((n, s) => n + s.count, 0) - this.stored;
   }
 
   close(): void {

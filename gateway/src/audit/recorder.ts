@@ -123,7 +123,9 @@ export class AuditRecorder {
     // Records of this turn not yet journaled are journaled now, so a flush stores everything recorded before it.
     this.journalTurn();
     this.flushing = this.flushing.then(async () => {
-      let stored: string[] = [];
+      if (this.buffer.length === 0) return;
+      this.rotateJournal();
+      let stored = 0;
       try {
         while (this.buffer.length > 0) {
           const chunk = this.buffer.splice(0, CHUNK);
@@ -134,12 +136,7 @@ export class AuditRecorder {
             this.logger.error('audit records not written; kept for the next attempt', { records: chunk.length, error: String(err) });
             return;
           }
-          for (const d of chunk) stored.push(d._id);
-          // Each cut rewrites what is still waiting: cut per batch, not per chunk.
-          if (stored.length >= this.batchSize) {
-            this.cutJournal(stored);
-            stored = [];
-          }
+          stored += chunk.length;
           // Between chunks the event loop answers calls: storing a batch never holds it longer than one chunk's insert.
           if (this.buffer.length > 0) await new Promise((resolve) => setImmediate(resolve));
         }
@@ -150,8 +147,18 @@ export class AuditRecorder {
     return this.flushing;
   }
 
-  private cutJournal(stored: readonly string[]): void {
-    if (stored.length === 0) return;
+  /** Records journaled from here on go to a new segment, so the ones being stored can be deleted together. */
+  private rotateJournal(): void {
+    try {
+      this.journal?.rotate();
+    } catch (err) {
+      // Nothing is lost: the current segment is written on, and deleted once all of it is stored.
+      this.logger.warn('audit journal segment not begun', { error: String(err) });
+    }
+  }
+
+  private cutJournal(stored: number): void {
+    if (stored === 0) return;
     try {
       this.journal?.committed(stored);
     } catch (err) {
