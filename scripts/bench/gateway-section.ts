@@ -67,6 +67,29 @@ async function moderate(name: string, url: string, token: string, rate: number, 
   return { ...r, name, proxyCpu, coreCpu };
 }
 
+const MODERATE_ROUNDS = 3;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** A path's rounds at the moderate rate as one row: medians of each figure, errors and late sends summed. */
+function medianRound(rounds: readonly Moderate[]): Moderate {
+  const of = (pick: (m: Moderate) => number): number => median(rounds.map(pick));
+  return {
+    name: rounds[0]!.name,
+    n: rounds.reduce((n, r) => n + r.n, 0),
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
+    max: of((r) => r.max),
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+    late: rounds.reduce((n, r) => n + r.late, 0),
+    proxyCpu: rounds[0]!.proxyCpu === null ? null : of((r) => r.proxyCpu ?? 0),
+    coreCpu: of((r) => r.coreCpu),
+  };
+}
+
 export async function gatewaySection(seconds: number, connections: number): Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-gateway-'));
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password', SEARCH_COUNT_CACHE_ENTRIES: '0' };
@@ -100,8 +123,12 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     const [direct, bareProxy, passThrough, legacy, bareLegacy] = runs as [Load, Load, Load, Load, Load];
     // Moderate: a quarter of what the slowest path sustains, offered to every path alike.
     const rate = Math.max(100, Math.floor(Math.min(...runs.map((r) => r.rps)) / 4 / 50) * 50);
-    const calm: Moderate[] = [];
-    for (const [name, url, pids] of rows) calm.push(await moderate(name, url, token, rate, seconds, pids));
+    // Rounds interleaved, each path's figures the median of its rounds: one stall of a noisy host moves one round, not the reading.
+    const rounds: Moderate[][] = rows.map(() => []);
+    for (let round = 0; round < MODERATE_ROUNDS; round += 1) {
+      for (const [i, [name, url, pids]] of rows.entries()) rounds[i]!.push(await moderate(name, url, token, rate, seconds, pids));
+    }
+    const calm = rounds.map(medianRound);
     const [, calmBare, calmPass, calmLegacy] = calm as [Moderate, Moderate, Moderate, Moderate, Moderate];
     const latencyGap = calmLegacy.p50 / calmPass.p50 - 1;
     const date = new Date().toISOString().slice(0, 10);
@@ -122,7 +149,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       '|---|---:|---:|---:|---:|---:|---:|',
       ...runs.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${r.proxyCpu === null ? '–' : r.proxyCpu.toFixed(0)} | ${r.coreCpu.toFixed(0)} |`),
       '',
-      `At moderate load: every path in turn at the same fixed rate, ${rate} requests/s for ${seconds} s (a quarter of what the slowest path sustains above), sent on schedule whether or not earlier answers came back (open loop, so a slow path shows as latency), each timed from its scheduled send with sub-millisecond resolution (\`scripts/bench/paced.ts\`).`,
+      `At moderate load: every path in turn at the same fixed rate, ${rate} requests/s for ${seconds} s (a quarter of what the slowest path sustains above), ${MODERATE_ROUNDS} rounds with the paths interleaved, each figure the median of a path's rounds; requests sent on schedule whether or not earlier answers came back (open loop, so a slow path shows as latency), each timed from its scheduled send with sub-millisecond resolution (\`scripts/bench/paced.ts\`).`,
       '',
       '| path | p50 ms | p99 ms | errors | proxy CPU µs/req | core CPU µs/req |',
       '|---|---:|---:|---:|---:|---:|',
