@@ -9,6 +9,7 @@ import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
 import { errorHandler } from '../../core/src/http/error-handler.ts';
 import { requestContext } from '../../core/src/http/request-context.ts';
+import type { RequestState } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
 import type { Store } from '../../core/src/store/types.ts';
 import type { AuditJournal } from './audit/journal.ts';
@@ -21,6 +22,7 @@ import { hatches } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
 import type { Entry } from './mapping/types.ts';
 import { parseSize, passThrough } from './proxy.ts';
+import type { PassThrough } from './proxy.ts';
 import { loadCalendar } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
 
@@ -50,17 +52,35 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** Paths the gateway answers itself, in Koa: its liveness and the audit report. */
+const OWN = '/gateway/';
+
 /**
- * Koa, with the legacy operations answered in front of it: a request that
- * names one never enters Koa's middleware; everything else does.
+ * Koa, with the legacy operations and the pass-through answered in front of
+ * it on node:http: only the gateway's own routes (`/gateway/...`) enter
+ * Koa's middleware.
  */
 class GatewayKoa extends Koa {
   legacy: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
+  passThrough: PassThrough | null = null;
 
   override callback(): ReturnType<Koa['callback']> {
     const koa = super.callback();
     // The gateway listens on HTTP/1.1 only (listen.ts): its requests are IncomingMessages.
-    return (req, res) => (this.legacy(req as IncomingMessage, res as ServerResponse) ? Promise.resolve() : koa(req, res));
+    return (req, res) => {
+      const incoming = req as IncomingMessage;
+      const response = res as ServerResponse;
+      if (this.legacy(incoming, response)) return Promise.resolve();
+      const url = incoming.url ?? '/';
+      const q = url.indexOf('?');
+      const pathname = q === -1 ? url : url.slice(0, q);
+      if (this.passThrough === null || pathname.startsWith(OWN)) return koa(req, res);
+      for (const [from, to] of ALIASES) {
+        if (pathname.startsWith(from)) incoming.url = `${to}${url.slice(from.length)}`;
+      }
+      this.passThrough.handle(incoming, response, pathname);
+      return Promise.resolve();
+    };
   }
 }
 
@@ -70,7 +90,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const entries = deps.entries ?? loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
   const app = new GatewayKoa();
   app.silent = true;
-  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) });
+  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) }, deps.logger);
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null });
   app.legacy = legacyHandler({
@@ -95,13 +115,13 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     await next();
   });
   app.use(auditReportRoute({ entries, calendar, release: deps.config.platform.release, store: deps.store, audit, client }));
-  app.use(async (ctx, next) => {
-    for (const [from, to] of ALIASES) {
-      if (ctx.path.startsWith(from)) ctx.req.url = `${to}${ctx.req.url!.slice(from.length)}`;
-    }
-    await next();
+  // Any other `/gateway/...` path is the core's to answer (a 404 in its shape), as every path the gateway does not serve is.
+  app.use((ctx) => {
+    ctx.respond = false;
+    ctx.req.headers['x-request-id'] = (ctx.state as RequestState).requestId;
+    proxy.handle(ctx.req, ctx.res, ctx.path);
   });
-  app.use(proxy.middleware);
+  app.passThrough = proxy;
   return {
     app,
     entries,
