@@ -208,13 +208,19 @@ class LegacyCall implements Call {
     }, () => this.send(result));
   }
 
+  /** Runs after the record is journaled, from the recorder's turn: it answers whatever happens. */
   private send(result: Answer): void {
     const { req, res } = this;
-    // An answer copied out of the core's JSON goes out as those bytes (mapping/pluck.ts); any other is serialised.
-    const payload = result.body instanceof RawJson ? result.body.bytes : (JSON.stringify(result.body) ?? 'null');
-    if (!res.headersSent && !res.destroyed) {
-      res.writeHead(result.status, { ...this.prepared.headers, ...result.headers, 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length });
-      res.end(req.method === 'HEAD' ? undefined : payload);
+    try {
+      // An answer copied out of the core's JSON goes out as those bytes (mapping/pluck.ts); any other is serialised.
+      const payload = result.body instanceof RawJson ? result.body.bytes : (JSON.stringify(result.body) ?? 'null');
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(result.status, { ...this.prepared.headers, ...result.headers, 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length });
+        res.end(req.method === 'HEAD' ? undefined : payload);
+      }
+    } catch (err) {
+      this.crashed(err);
+      return;
     }
     if (this.shared.accessLog) this.log().http('request', { method: req.method, path: this.pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - this.startedNs) / 1e4) / 100 });
   }
