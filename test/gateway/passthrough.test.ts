@@ -51,6 +51,22 @@ test('the request id given by the caller reaches the core and comes back', async
   assert.ok(core.logs.some((line) => line.includes('"requestId":"trace-123"')));
 });
 
+test('a call without a request id gets one, the same on the call to the core and on the answer', async () => {
+  const res = await fetch(`${gatewayUrl}/operations-manager/jobs?limit=1`, { headers: { authorization: `Bearer ${core.adminToken}` } });
+  await res.text();
+  const id = res.headers.get('x-request-id');
+  assert.match(id ?? '', /^[0-9a-f-]{36}$/);
+  assert.ok(core.logs.some((line) => line.includes(`"requestId":"${id}"`)), 'the core logged the same id');
+});
+
+test('a /gateway/ path the gateway does not serve is the core\'s to answer, in its shape', async () => {
+  const res = await request(`${gatewayUrl}/gateway/no-such-thing`, { headers: { authorization: `Bearer ${core.adminToken}` } });
+  assert.equal(res.status, 404);
+  assert.deepEqual(res.body, { message: 'No operation at GET /gateway/no-such-thing', code: 'NOT_FOUND', details: [] });
+  const live = await request(`${gatewayUrl}/gateway/health/live`);
+  assert.deepEqual([live.status, live.body], [200, { status: 'ok' }], 'while its own routes answer themselves');
+});
+
 test('without credentials the core\'s 401 passes through unchanged', async () => {
   const res = await request(`${gatewayUrl}/operations-manager/jobs`);
   assert.equal(res.status, 401);
