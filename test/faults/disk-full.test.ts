@@ -138,7 +138,7 @@ test('a full DATA_DIR: legacy calls through the gateway are answered, and their 
     assert.equal(res.status, 200, `a legacy read is answered on a full disk: ${JSON.stringify(res.body)}`);
     answered.push(`while-full/${i}`);
   }
-  // Batches are tried every half second; they cannot be written now.
+  // Batches are tried every tenth of a second; they cannot be written now.
   await sleep(700);
   const logged = gateway.log.join('');
   assert.equal(logged.match(/audit journal not written/g)?.length, 1, `the journal's failure is logged, once: ${logged}`);

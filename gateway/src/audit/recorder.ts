@@ -60,7 +60,9 @@ export class AuditRecorder {
     this.batchSize = options.batchSize ?? 500;
     // What a killed gateway left goes in with the first batch; records already stored are skipped then.
     if (this.journal) this.buffer.push(...this.journal.recovered);
-    this.timer = setInterval(() => void this.flush(), options.flushEveryMs ?? 500);
+    // Records kept half a second outlived young-generation collections and were copied and promoted;
+    // stored within 100 ms, a legacy call's p99 at 1,600 req/s fell from 8.5 to 6.4 ms (BENCHMARKS.md).
+    this.timer = setInterval(() => void this.flush(), options.flushEveryMs ?? 100);
     this.timer.unref();
   }
 
