@@ -36,8 +36,12 @@ function filesOf(file: string): string[] {
 
 /** The records of a journal, the last line of each id winning; lines torn by a kill or a full disk are skipped. */
 export function readJournal(file: string): JournaledRecord[] {
+  return recordsIn(filesOf(file));
+}
+
+function recordsIn(files: readonly string[]): JournaledRecord[] {
   const byId = new Map<string, JournaledRecord>();
-  for (const f of filesOf(file)) {
+  for (const f of files) {
     for (const line of readFileSync(f, 'utf8').split('\n')) {
       if (line.length === 0) continue;
       let record: unknown;
@@ -88,7 +92,8 @@ export class AuditJournal {
   /** Opens the journal, keeping what an earlier run left in it as `recovered`. */
   static open(file: string): AuditJournal {
     mkdirSync(dirname(file), { recursive: true });
-    return new AuditJournal(file, readJournal(file), filesOf(file));
+    const earlier = filesOf(file);
+    return new AuditJournal(file, recordsIn(earlier), earlier);
   }
 
   /** Opens the next segment file and makes it the one written; throws (changing nothing) when it cannot be made. */
