@@ -19,6 +19,7 @@ function keysOf(path: string): readonly string[] {
   return path.replace(/\[(\d+)\]/g, '.$1').split('.');
 }
 
+/** The value at a path's keys (`body.options.query`, `last.data[0]`); MISSING when absent. */
 function at(scope: Scope, keys: readonly string[]): unknown {
   let value: unknown = scope;
   for (const key of keys) {
@@ -26,11 +27,6 @@ function at(scope: Scope, keys: readonly string[]): unknown {
     value = (value as Record<string, unknown>)[key];
   }
   return value;
-}
-
-/** The value at a dotted path (`body.options.query`, `last.data[0]`); MISSING when absent. */
-export function lookup(scope: Scope, path: string): unknown {
-  return at(scope, keysOf(path));
 }
 
 function filter(value: unknown, name: string | undefined): unknown {
