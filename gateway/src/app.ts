@@ -61,7 +61,7 @@ const OWN = '/gateway/';
  * Koa's middleware.
  */
 class GatewayKoa extends Koa {
-  legacy: (req: IncomingMessage, res: ServerResponse) => boolean = () => false;
+  legacy: (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean = () => false;
   passThrough: PassThrough | null = null;
 
   override callback(): ReturnType<Koa['callback']> {
@@ -70,10 +70,10 @@ class GatewayKoa extends Koa {
     return (req, res) => {
       const incoming = req as IncomingMessage;
       const response = res as ServerResponse;
-      if (this.legacy(incoming, response)) return Promise.resolve();
       const url = incoming.url ?? '/';
       const q = url.indexOf('?');
       const pathname = q === -1 ? url : url.slice(0, q);
+      if (this.legacy(incoming, response, pathname)) return Promise.resolve();
       if (this.passThrough === null || pathname.startsWith(OWN)) return koa(req, res);
       for (const [from, to] of ALIASES) {
         if (pathname.startsWith(from)) incoming.url = `${to}${url.slice(from.length)}`;

@@ -159,8 +159,7 @@ class LegacyCall implements Call {
 
   constructor(private readonly shared: Shared, private readonly prepared: Prepared, readonly params: Record<string, string>, readonly query: URLSearchParams, private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly pathname: string) {
     this.started = shared.now();
-    const incoming = req.headers['x-request-id'];
-    this.requestId = requestIdOf(typeof incoming === 'string' ? incoming : undefined);
+    this.requestId = requestIdOf(req.headers['x-request-id']);
     this.entry = prepared.entry;
     this.gone = prepared.removed || prepared.windows.some(([from, until]) => from <= this.started && this.started < until);
     this.credentials = credentialsOf(req, query);
@@ -237,9 +236,10 @@ class LegacyCall implements Call {
 
 /**
  * A request handler that serves a legacy operation and answers true, or
- * answers false (having touched nothing) when the request names none.
+ * answers false (having touched nothing) when the request names none. It is
+ * given the request's path without its query, which the gateway reads once.
  */
-export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean {
   const shared: Shared = { deps, now: deps.now ?? Date.now, callers: new CallerChecks(), accessLog: deps.logger.isLevelEnabled('http') };
   const match = legacyMatcher(deps.entries);
   const prepared = new Map<Entry, Prepared>(deps.entries.map((entry) => [entry, {
@@ -250,13 +250,11 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
     replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
   }]));
 
-  return (req, res) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
+  return (req, res, pathname) => {
     const found = match(req.method ?? 'GET', pathname);
     if (!found) return false;
-    new LegacyCall(shared, prepared.get(found.entry)!, found.params, q === -1 ? NO_QUERY : new URLSearchParams(url.slice(q + 1)), req, res, pathname).start();
+    const search = (req.url ?? '').slice(pathname.length + 1);
+    new LegacyCall(shared, prepared.get(found.entry)!, found.params, search === '' ? NO_QUERY : new URLSearchParams(search), req, res, pathname).start();
     return true;
   };
 }

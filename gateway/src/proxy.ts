@@ -68,8 +68,7 @@ export function passThrough(options: ProxyOptions, logger: Logger): PassThrough 
 
   function handle(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     const surface = surfaceOf(pathname);
-    const incomingId = req.headers['x-request-id'];
-    const requestId = requestIdOf(typeof incomingId === 'string' ? incomingId : undefined);
+    const requestId = requestIdOf(req.headers['x-request-id']);
     let child: Logger | null = null;
     const log = (): Logger => (child ??= logger.child({ requestId }));
     if (accessLog) {

@@ -16,9 +16,9 @@ export interface RequestState {
   logger: Logger;
 }
 
-/** The caller's X-Request-Id when well formed, else a new one. */
-export function requestIdOf(incoming: string | undefined): string {
-  return incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+/** The caller's X-Request-Id when well formed (one header, not a list), else a new one. */
+export function requestIdOf(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
 export function requestContext(logger: Logger): Middleware {
