@@ -15,6 +15,7 @@ const PLATFORM_ADMIN_NAME = `${PLATFORM_ADMIN.provenance}.${PLATFORM_ADMIN.name}
 const DEPRECATED_IN = '2021.2';
 const REMOVED_IN = '2022.2';
 const REPLACEMENTS = PLATFORM_ADMIN_REPLACEMENTS.map((p) => `${p}.admin`);
+const REPLACEMENT_IDS = PLATFORM_ADMIN_REPLACEMENTS.map((p) => roleId(p, 'admin'));
 
 /** Orders releases numerically, year then number: 2022.10 comes after 2022.2. */
 export function compareReleases(a: string, b: string): number {
@@ -55,6 +56,12 @@ export async function resolveAssignments(
     );
   }
   await assertKnown(ctx.store, out);
+  if (out.assignedRoles?.some((r) => r.roleId === PLATFORM_ADMIN_ID)) {
+    // The role itself allows nothing: a holder lacking its replacements is given them now, as the start-time
+    // migration would at the next start (docs/auth.md, "Platform.admin").
+    const held = new Set(out.assignedRoles.map((r) => r.roleId));
+    out.assignedRoles = [...out.assignedRoles, ...REPLACEMENT_IDS.filter((id) => !held.has(id)).map((roleId) => ({ roleId }))];
+  }
   if (givesPlatformAdmin) {
     ctx.logger.warn(`${PLATFORM_ADMIN_NAME} assigned to ${who}: it is deprecated since ${DEPRECATED_IN} and removed in ${REMOVED_IN}; assign its replacements instead: ${REPLACEMENTS.join(', ')}`, {
       roleId: PLATFORM_ADMIN_ID,

@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { roleId } from '../../../core/src/auth/roles.ts';
 import { compareReleases, PLATFORM_ADMIN_ID } from '../../../core/src/authorization/assignments.ts';
 import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
 import { startCore } from '../../helpers/core.ts';
@@ -16,6 +17,8 @@ const REPLACEMENTS = [
   'Adapters.admin', 'AdapterModels.admin', 'AdminEssentials.admin', 'Applications.admin', 'Authorization.admin', 'Health.admin', 'Integrations.admin',
   'IntegrationModels.admin', 'PrebuiltsRepository.admin', 'Prebuilts.admin', 'Profiles.admin', 'Schema.admin', 'UserManagement.admin',
 ];
+
+const REPLACEMENT_IDS = REPLACEMENTS.map((name) => roleId(name.split('.')[0]!, 'admin'));
 
 let store: SqliteStore;
 let old: RunningCore;
@@ -57,7 +60,7 @@ describe('at 2022.1', () => {
     const id = ((await call(old, 'POST', '/authorization/accounts', { username: 'legacy-admin', password: 'legacy-secret' })).body as { data: Doc }).data['_id'] as string;
     const res = await call(old, 'PATCH', `/authorization/accounts/${id}`, { updates: { assignedRoles: [{ roleId: PLATFORM_ADMIN_ID }] } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual((res.body as { data: Doc }).data['assignedRoles'], [{ roleId: PLATFORM_ADMIN_ID }]);
+    assert.deepEqual((res.body as { data: Doc }).data['assignedRoles'], [{ roleId: PLATFORM_ADMIN_ID }, ...REPLACEMENT_IDS.map((roleId) => ({ roleId }))]);
     const [warning, ...more] = warnings(old, 'Platform.admin assigned to account legacy-admin');
     assert.ok(warning, old.logs.join(''));
     assert.equal(more.length, 0);
@@ -68,10 +71,42 @@ describe('at 2022.1', () => {
     assert.deepEqual(warning['replacements'], REPLACEMENTS);
   });
 
-  test('creating a group with Platform.admin works and warns too', async () => {
+  test('an account given Platform.admin can at once call what its replacements allow, without a restart', async () => {
+    const id = ((await call(old, 'POST', '/authorization/accounts', { username: 'runtime-admin', password: 'runtime-secret' })).body as { data: Doc }).data['_id'] as string;
+    const { token } = await old.core.auth.sessions.start(id, 'account', 'login');
+    // Authorization.admin allows reading accounts; UserManagement.admin and the others are in the same list.
+    assert.equal((await old.request('/authorization/accounts', { token })).status, 403);
+    assert.equal((await call(old, 'PATCH', `/authorization/accounts/${id}`, { assignedRoles: [{ roleId: PLATFORM_ADMIN_ID }] })).status, 200);
+    const res = await old.request('/authorization/accounts', { token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  });
+
+  test('a list that keeps Platform.admin but drops a replacement gets the replacement back, as a restart would give it', async () => {
+    const id = ((await call(old, 'POST', '/authorization/accounts', { username: 'partial-admin', password: 'partial-secret' })).body as { data: Doc }).data['_id'] as string;
+    const res = await call(old, 'PATCH', `/authorization/accounts/${id}`, { assignedRoles: [{ roleId: PLATFORM_ADMIN_ID }, { roleId: REPLACEMENT_IDS[4]! }] });
+    const held = ((res.body as { data: Doc }).data['assignedRoles'] as Array<{ roleId: string }>).map((r) => r.roleId);
+    assert.deepEqual(new Set(held), new Set([PLATFORM_ADMIN_ID, ...REPLACEMENT_IDS]));
+    assert.equal(held.length, 14);
+  });
+
+  test('creating a group with Platform.admin works, warns too, and gives its members the replacements at once', async () => {
     const res = await call(old, 'POST', '/authorization/groups', { group: { name: 'legacy-admins', assignedRoles: [{ roleId: PLATFORM_ADMIN_ID }] } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(warnings(old, 'Platform.admin assigned to group legacy-admins').length, 1);
+    const group = (res.body as { data: Doc }).data;
+    assert.deepEqual(new Set((group['assignedRoles'] as Array<{ roleId: string }>).map((r) => r.roleId)), new Set([PLATFORM_ADMIN_ID, ...REPLACEMENT_IDS]));
+    const member = ((await call(old, 'POST', '/authorization/accounts', { username: 'group-admin', password: 'group-secret', memberOf: [{ groupId: group['_id'] }] })).body as { data: Doc }).data['_id'] as string;
+    const { token } = await old.core.auth.sessions.start(member, 'account', 'login');
+    assert.equal((await old.request('/authorization/accounts', { token })).status, 200);
+  });
+
+  test('a group patched to hold Platform.admin gives its members the replacements at once', async () => {
+    const groupId = ((await call(old, 'POST', '/authorization/groups', { name: 'later-admins' })).body as { data: Doc }).data['_id'] as string;
+    const member = ((await call(old, 'POST', '/authorization/accounts', { username: 'later-admin', password: 'later-secret', memberOf: [{ groupId }] })).body as { data: Doc }).data['_id'] as string;
+    const { token } = await old.core.auth.sessions.start(member, 'account', 'login');
+    assert.equal((await old.request('/authorization/accounts', { token })).status, 403);
+    assert.equal((await call(old, 'PATCH', `/authorization/groups/${groupId}`, { assignedRoles: [{ roleId: PLATFORM_ADMIN_ID }] })).status, 200);
+    assert.equal((await old.request('/authorization/accounts', { token })).status, 200);
   });
 
   test('a write that does not give Platform.admin logs no such warning', async () => {
