@@ -1,9 +1,11 @@
 /**
  * The orchestrator manager as the core assembles it: the adapter registry,
  * one HTTP client (one connection pool) shared by the relay and the adapter
- * health report, the relay for the engine's tasks, and the routes.
+ * health report, the relay for the engine's tasks, and the routes (with the
+ * broker mapping, also read from the registry).
  */
 import type { AdapterConfig } from '../../../config/schema.ts';
+import { brokerMappingRoutes } from '../adapters/brokers.ts';
 import { adapterHealthRoutes } from '../adapters/health.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
 import type { AnyRoute } from '../http/route.ts';
@@ -32,5 +34,5 @@ export function orchestratorManager(deps: OrchestratorManagerDeps): Orchestrator
   const registry = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
   const client = new OrchestratorClient();
   const relay = createRelay({ registry, client });
-  return { relay, routes: [...relayRoutes(relay), ...adapterHealthRoutes({ registry, client })] };
+  return { relay, routes: [...relayRoutes(relay), ...adapterHealthRoutes({ registry, client }), ...brokerMappingRoutes(registry)] };
 }

@@ -5,6 +5,7 @@
  */
 import type { Hatch } from '../run.ts';
 import { pcAll } from './pc-all.ts';
+import { pcBrokerHost } from './pc-broker-host.ts';
 import { pcInherited } from './pc-inherited.ts';
 import { pcList } from './pc-list.ts';
 import { pcSearch } from './pc-search.ts';
@@ -18,6 +19,7 @@ import { weTaskIterations } from './we-task-iterations.ts';
 
 export const hatches: ReadonlyMap<string, Hatch> = new Map<string, Hatch>([
   ['pcAll', pcAll],
+  ['pcBrokerHost', pcBrokerHost],
   ['pcInherited', pcInherited],
   ['pcList', pcList],
   ['pcSearch', pcSearch],

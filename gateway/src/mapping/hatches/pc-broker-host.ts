@@ -1,0 +1,21 @@
+/**
+ * `pcBrokerHost`: `GET /broker/host/:name`, the adapter instances serving one
+ * broker. The new interface answers only the whole mapping
+ * (`GET /adapters/brokers/mapping`, `{"<broker>": ["<adapter>", ...]}`) and a
+ * template cannot pick a key named by the request, so this picks it: the
+ * broker's array, or `[]` for a broker nothing serves or the platform does
+ * not know (docs/gateway.md, "Brokers").
+ *
+ * with: {name}
+ */
+import type { Hatch } from '../run.ts';
+import { argsOf, isObject, send, text } from './pc-common.ts';
+
+const HATCH = 'pcBrokerHost';
+
+export const pcBrokerHost: Hatch = async (raw, _scope, api) => {
+  const name = text(argsOf(raw, HATCH), 'name', HATCH);
+  const { body: mapping } = await send(api.call, { method: 'GET', path: '/adapters/brokers/mapping' });
+  const hosts = isObject(mapping) && Object.hasOwn(mapping, name) ? mapping[name] : [];
+  return { status: 200, body: Array.isArray(hosts) ? hosts : [] };
+};
