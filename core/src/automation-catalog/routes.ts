@@ -18,6 +18,7 @@ import { exportView, MAX_NAME_LENGTH, OBJECT_ID, view } from './document.ts';
 import type { ScheduleChange } from './document.ts';
 import { deleteIds } from './delete-body.ts';
 import type { AutomationCatalog, UpdateOptions } from './service.ts';
+import type { Caller } from '../auth/caller.ts';
 
 export const PROVENANCE = 'AutomationCatalog';
 export const READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'];
@@ -92,6 +93,11 @@ function user(ctx: RouteContext): string {
   return ctx.caller!.username;
 }
 
+/** Every catalog route is guarded by roles, so a caller is always there. */
+function callerOf(ctx: RouteContext): Caller {
+  return ctx.caller!;
+}
+
 export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] {
   const common = { provenance: PROVENANCE, surface: 'plain' } as const;
   return [
@@ -116,7 +122,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       description: 'Delete the automations named by an array of ids; answers {deleted, notFound}',
       input: { body: deleteBody },
       async handle(_input, ctx) {
-        return { body: await catalog.delete(await deleteIds(ctx)) };
+        return { body: await catalog.delete(await deleteIds(ctx), callerOf(ctx)) };
       },
     }),
     defineRoute<IdParams, Empty, undefined>({
@@ -127,8 +133,8 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       roles: READ_ROLES,
       description: 'One automation in the import format',
       input: { params: idParam },
-      async handle({ params }) {
-        return { body: exportView(await catalog.get(params.id)) };
+      async handle({ params }, ctx) {
+        return { body: exportView(await catalog.get(params.id, callerOf(ctx))) };
       },
     }),
     defineRoute<IdParams, Empty, undefined>({
@@ -139,8 +145,8 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       roles: READ_ROLES,
       description: 'One automation',
       input: { params: idParam },
-      async handle({ params }) {
-        return { body: view(await catalog.get(params.id)) };
+      async handle({ params }, ctx) {
+        return { body: view(await catalog.get(params.id, callerOf(ctx))) };
       },
     }),
     defineRoute<Empty, SearchQuery, undefined>({
@@ -151,8 +157,8 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       roles: READ_ROLES,
       description: 'All automations in name order, as {results, total}; limit, skip, sort, order and equals/contains/startsWith filters',
       input: { query: allByDefault(listQuery(automationType)) },
-      async handle({ query }) {
-        const page = await catalog.list(query);
+      async handle({ query }, ctx) {
+        const page = await catalog.list(query, callerOf(ctx));
         return { body: { results: page.docs.map(view), total: page.total } };
       },
     }),
@@ -194,7 +200,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       description: "Start the attached workflow's job now, outside the schedule; answers the job",
       input: { params: idParam, body: runBody },
       async handle({ params, body }, ctx) {
-        const job = await catalog.run(params.id, { id: ctx.caller!.id, username: user(ctx) }, body.formData);
+        const job = await catalog.run(params.id, callerOf(ctx), body.formData);
         const shown: Record<string, unknown> = { ...job };
         for (const f of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[f];
         return { body: shown };
@@ -210,7 +216,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       input: { params: idParam, body: scheduleBody },
       async handle({ params, body }, ctx) {
         const change = 'options' in body ? body.options : body;
-        return { body: view(await catalog.schedule(params.id, change, user(ctx))) };
+        return { body: view(await catalog.schedule(params.id, change, callerOf(ctx))) };
       },
     }),
     defineRoute<IdParams, Empty, { options: UpdateOptions }>({
@@ -222,7 +228,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       description: 'Update the workflow, form, gbac, form data and schedule from {options}; answers the automation',
       input: { params: idParam, body: updateBody },
       async handle({ params, body }, ctx) {
-        return { body: view(await catalog.update(params.id, body.options, user(ctx))) };
+        return { body: view(await catalog.update(params.id, body.options, callerOf(ctx))) };
       },
     }),
   ];

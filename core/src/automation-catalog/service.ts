@@ -2,9 +2,12 @@
  * The automation catalog: automations stored in Agenda's shape, each able to
  * start its workflow's job now (run) or on a schedule (the scheduler calls
  * `runScheduled`). Writes go through `modify`, a compare-and-set on `_rev`,
- * so an edit never overwrites the scheduler's lock or another edit.
+ * so an edit never overwrites the scheduler's lock or another edit. Every
+ * operation a caller asks for checks the automation's group access
+ * (gbac.ts); only the scheduler runs without a caller.
  */
-import { AppError, BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import type { Caller } from '../auth/caller.ts';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import type { ErrorDetail } from '../errors.ts';
 import type { Initiator } from '../engine/new-job.ts';
 import type { JobDoc } from '../engine/working.ts';
@@ -16,7 +19,9 @@ import type { Doc, SearchQuery, Store } from '../store/types.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
 import { applySchedule, newAutomation, readImported } from './document.ts';
 import type { AutomationDoc, Gbac, ScheduleChange } from './document.ts';
+import { mayRead, mayWrite, readable } from './gbac.ts';
 import { fromAgendaJob } from './migrate.ts';
+import { and } from '../search/conditions.ts';
 
 export interface CatalogDeps {
   readonly store: Store;
@@ -78,28 +83,53 @@ export class AutomationCatalog {
     }
   }
 
-  async get(id: string): Promise<AutomationDoc> {
+  /** The automation, if the caller may see it; one hidden from them is not found, like one that does not exist. */
+  async get(id: string, caller: Caller): Promise<AutomationDoc> {
     const found = (await this.automations.findById(id)) as AutomationDoc | null;
-    if (!found) throw new NotFoundError(`Automation ${id} was not found`);
+    if (!found || !mayRead(caller, found)) throw new NotFoundError(`Automation ${id} was not found`);
     return found;
   }
 
-  list(query: SearchQuery): Promise<{ docs: Doc[]; total: number }> {
-    return this.automations.search(query);
+  /** The automation if the caller may change it: 404 when hidden from them, 403 when seen but not theirs to write. */
+  private async writable(id: string, caller: Caller): Promise<AutomationDoc> {
+    const doc = await this.get(id, caller);
+    if (!mayWrite(caller, doc)) throw new ForbiddenError(`Automation ${doc.name} may be changed only by members of its write groups`);
+    return doc;
   }
 
-  /** Deletes those that exist; answers which were deleted and which were not found. */
-  async delete(ids: readonly string[]): Promise<{ deleted: string[]; notFound: string[] }> {
+  /** Only what the caller may see: paging and totals count nothing else. */
+  list(query: SearchQuery, caller: Caller): Promise<{ docs: Doc[]; total: number }> {
+    const visible = readable(caller);
+    return this.automations.search(visible ? { ...query, where: and([...(query.where ? [query.where] : []), visible]) } : query);
+  }
+
+  /**
+   * Deletes those that exist; answers which were deleted and which were not
+   * found (hidden ones count as not found). If the caller may not write one
+   * they can see, nothing is deleted and the answer is 403 naming it.
+   */
+  async delete(ids: readonly string[], caller: Caller): Promise<{ deleted: string[]; notFound: string[] }> {
     const deleted: string[] = [];
     const notFound: string[] = [];
-    for (const id of new Set(ids)) ((await this.automations.deleteOne(id)) ? deleted : notFound).push(id);
+    const present: string[] = [];
+    const refused: string[] = [];
+    for (const id of new Set(ids)) {
+      const doc = (await this.automations.findById(id)) as AutomationDoc | null;
+      if (!doc || !mayRead(caller, doc)) notFound.push(id);
+      else if (!mayWrite(caller, doc)) refused.push(`${doc.name} (${id})`);
+      else present.push(id);
+    }
+    if (refused.length > 0) throw new ForbiddenError(`Nothing was deleted: only members of their write groups may delete ${refused.join(', ')}`);
+    for (const id of present) ((await this.automations.deleteOne(id)) ? deleted : notFound).push(id);
     return { deleted, notFound };
   }
 
   /** Re-reads and reapplies `change` until the write lands on the revision it read. */
-  private async modify(id: string, user: string, change: (doc: AutomationDoc) => void | Promise<void>): Promise<AutomationDoc> {
+  private async modify(id: string, caller: Caller, change: (doc: AutomationDoc) => void | Promise<void>): Promise<AutomationDoc> {
+    const user = caller.username;
     for (let attempt = 0; attempt < MODIFY_ATTEMPTS; attempt += 1) {
-      const stored = await this.get(id);
+      // Checked on every read: the groups may have changed since the last attempt.
+      const stored = await this.writable(id, caller);
       const doc = structuredClone(stored);
       await change(doc);
       doc.lastModifiedBy = user;
@@ -111,10 +141,12 @@ export class AutomationCatalog {
     throw new ConflictError(`Automation ${id} kept changing under this request; try again`);
   }
 
-  async update(id: string, options: UpdateOptions, user: string): Promise<AutomationDoc> {
+  async update(id: string, options: UpdateOptions, caller: Caller): Promise<AutomationDoc> {
+    // Access first: a hidden automation is not found whatever the options say.
+    await this.writable(id, caller);
     if (options.workflowId) await this.requireWorkflow('options.workflowId', await this.deps.workflows.byId(options.workflowId), options.workflowId);
     if (options.workflow) await this.requireWorkflow('options.workflow', await this.deps.workflows.byName(options.workflow), options.workflow);
-    return this.modify(id, user, (doc) => {
+    return this.modify(id, caller, (doc) => {
       const data = doc.data;
       // One way of naming the workflow at a time: setting either replaces the other.
       if (options.workflow !== undefined || options.workflowId !== undefined) {
@@ -137,8 +169,8 @@ export class AutomationCatalog {
     });
   }
 
-  schedule(id: string, change: ScheduleChange, user: string): Promise<AutomationDoc> {
-    return this.modify(id, user, (doc) => applySchedule(doc, change, this.now(), ''));
+  schedule(id: string, change: ScheduleChange, caller: Caller): Promise<AutomationDoc> {
+    return this.modify(id, caller, (doc) => applySchedule(doc, change, this.now(), ''));
   }
 
   private async requireWorkflow(parameter: string, found: unknown, value: string): Promise<void> {
@@ -213,8 +245,10 @@ export class AutomationCatalog {
   }
 
   /** Starts the attached workflow's job now, with the automation's form data (or `formData` given) as variables. */
-  async run(id: string, initiator: Initiator, formData?: Record<string, unknown>): Promise<JobDoc> {
-    const doc = await this.get(id);
+  /** Whoever may see the automation may run it (its read groups too). */
+  async run(id: string, caller: Caller, formData?: Record<string, unknown>): Promise<JobDoc> {
+    const doc = await this.get(id, caller);
+    const initiator: Initiator = { id: caller.id, username: caller.username };
     const name = await this.workflowName(doc);
     const job = await this.deps.startJob(name, { variables: formData ?? doc.data.formData ?? {} }, initiator);
     this.deps.logger.info('automation run', { automation: doc._id, jobId: job._id });

@@ -320,6 +320,9 @@ export const automations: DocType = Object.freeze({
     field('data.workflow', 'string'),
     field('data.workflowId', 'string'),
     field('data.formId', 'string'),
+    // Group access (automation-catalog/gbac.ts): lists reach only what the caller's groups may see.
+    field('data.gbac.read', 'string', { array: true }),
+    field('data.gbac.write', 'string', { array: true }),
     field('nextRunAt', 'date', iso),
     field('lastRunAt', 'date', iso),
     field('lockedAt', 'date', iso),
