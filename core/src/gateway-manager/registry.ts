@@ -1,15 +1,26 @@
 /**
- * The workflow tasks made from discovered gateway actions, by adapter. The
- * engine asks it for a task on every run, before the built-ins, so a
- * discovery or an undiscovery takes effect for the next task that starts: the
- * registry is reloaded in place where the real platform restarts the
- * application.
+ * The workflow tasks made from discovered gateway actions, kept in the
+ * store's `discovered_actions` collection: one document per gateway adapter,
+ * `{_id: <adapter name>, adapterId, discoveredAt, actions: [...]}`. The store
+ * is the only record, so a restarted core, and every core sharing the store,
+ * runs exactly what was last discovered or undiscovered anywhere.
  *
- * Held in memory by this process only (see service.ts for why and what a
- * store-backed version needs).
+ * The engine asks for a task synchronously, before the built-ins. Any
+ * `script:`, `playbook:` or `module:` name (no built-in is named so) gets a
+ * handler at once; the handler reads the adapter's document when it runs,
+ * one read by id, and ends in error as "No task ... is available" when the
+ * action is not (or no longer) discovered. So a discovery or undiscovery
+ * takes effect for the next task that starts, in every process: the registry
+ * is read in place where the real platform restarts the application.
  */
+import { isPlainObject } from '../engine/tasks/shared.ts';
 import type { TaskHandler } from '../engine/types.ts';
-import type { DiscoveredAction } from './client.ts';
+import { DuplicateKeyError } from '../store/types.ts';
+import type { Doc, Store } from '../store/types.ts';
+import { ACTION_KINDS } from './client.ts';
+import type { ActionKind, DiscoveredAction } from './client.ts';
+import { actionTask, taskName } from './tasks.ts';
+import type { ExecuteAction } from './tasks.ts';
 
 export interface AdapterDiscovery {
   readonly adapterId: string;
@@ -17,43 +28,84 @@ export interface AdapterDiscovery {
   readonly actions: readonly DiscoveredAction[];
 }
 
-interface Entry {
-  readonly discovery: AdapterDiscovery;
-  readonly handlers: ReadonlyMap<string, TaskHandler>;
+/** More gateway adapters than any installation has; the collection holds one document each. */
+const MAX_ADAPTERS = 1000;
+
+function kindOf(name: string): ActionKind | null {
+  const prefix = name.slice(0, name.indexOf(':'));
+  return (ACTION_KINDS as readonly string[]).includes(prefix) && name.length > prefix.length + 1 ? (prefix as ActionKind) : null;
+}
+
+/** A stored document as a discovery; actions that do not read are skipped rather than trusted. */
+function fromDoc(doc: Doc): AdapterDiscovery {
+  const actions = (Array.isArray(doc['actions']) ? doc['actions'] : []).filter(
+    (a: unknown): a is DiscoveredAction => isPlainObject(a) && typeof a['name'] === 'string' && (ACTION_KINDS as readonly unknown[]).includes(a['kind']),
+  );
+  return { adapterId: String(doc['adapterId'] ?? doc['_id']), discoveredAt: String(doc['discoveredAt'] ?? ''), actions };
 }
 
 export class DiscoveredTasks {
-  private readonly byAdapter = new Map<string, Entry>();
+  constructor(
+    private readonly store: Store,
+    private readonly execute: ExecuteAction,
+  ) {}
 
-  /** The task a workflow names by `app` (the adapter) and `name` (`script:<name>`...), if discovered. */
+  private get collection() {
+    return this.store.collection('discovered_actions');
+  }
+
+  /** The task a workflow names by `app` (the adapter) and `name` (`script:<name>`...); undefined for any other name. */
   find(app: string, name: string): TaskHandler | undefined {
-    return this.byAdapter.get(app)?.handlers.get(name);
+    const kind = kindOf(name);
+    if (!kind) return undefined;
+    return {
+      name,
+      app,
+      type: 'automatic',
+      incoming: kind === 'script' ? ['args'] : ['args', 'hosts', 'groups'],
+      outgoing: ['result'],
+      run: async (ctx) => {
+        const action = (await this.discovery(app))?.actions.find((a) => taskName(a) === name);
+        if (!action) return { finishState: 'error', outgoing: {}, error: `No task ${app}.${name} is available` };
+        return actionTask(app, action, this.execute).run(ctx);
+      },
+    };
   }
 
-  /** Swaps one adapter's tasks for a new set in one step, so no run sees half of each. */
-  replace(discovery: AdapterDiscovery, handlers: readonly TaskHandler[]): void {
-    this.byAdapter.set(discovery.adapterId, { discovery, handlers: new Map(handlers.map((h) => [h.name, h])) });
+  async discovery(adapterId: string): Promise<AdapterDiscovery | null> {
+    const doc = await this.collection.findById(adapterId);
+    return doc ? fromDoc(doc) : null;
   }
 
-  /** Task names removed, in discovery order; empty when the adapter had none. */
-  remove(adapterId: string): string[] {
-    const entry = this.byAdapter.get(adapterId);
-    this.byAdapter.delete(adapterId);
-    return entry ? [...entry.handlers.keys()] : [];
+  /** Swaps one adapter's actions for a new set in one write, so no run sees half of each. */
+  async replace(discovery: AdapterDiscovery): Promise<void> {
+    const doc: Doc = { _id: discovery.adapterId, adapterId: discovery.adapterId, discoveredAt: discovery.discoveredAt, actions: discovery.actions.map((a) => ({ ...a })) };
+    if (await this.collection.replaceOne(doc)) return;
+    try {
+      await this.collection.insertOne(doc);
+    } catch (err) {
+      // Another core inserted it meanwhile: this discovery is the later one, so it wins.
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      await this.collection.replaceOne(doc);
+    }
   }
 
-  /** Removes every adapter's tasks; answers the names removed, by adapter. */
-  clear(): Map<string, string[]> {
+  /** Task names removed, in discovery order; null when the adapter had no discovery stored. */
+  async remove(adapterId: string): Promise<string[] | null> {
+    const found = await this.discovery(adapterId);
+    if (!found) return null;
+    await this.collection.deleteOne(adapterId);
+    return found.actions.map(taskName);
+  }
+
+  /** Removes every adapter's actions; answers the names removed, by adapter in name order. */
+  async clear(): Promise<Map<string, string[]>> {
+    const page = await this.collection.search({ where: null, sort: [], skip: 0, limit: MAX_ADAPTERS });
     const removed = new Map<string, string[]>();
-    for (const adapterId of [...this.byAdapter.keys()].sort()) removed.set(adapterId, this.remove(adapterId));
+    for (const doc of page.docs.map(fromDoc).sort((a, b) => a.adapterId.localeCompare(b.adapterId))) {
+      await this.collection.deleteOne(doc.adapterId);
+      removed.set(doc.adapterId, doc.actions.map(taskName));
+    }
     return removed;
-  }
-
-  has(adapterId: string): boolean {
-    return this.byAdapter.has(adapterId);
-  }
-
-  discovery(adapterId: string): AdapterDiscovery | undefined {
-    return this.byAdapter.get(adapterId)?.discovery;
   }
 }

@@ -66,7 +66,7 @@ export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
       description: 'Remove the discovered tasks of every gateway adapter',
       input: {},
       async handle(_input, ctx) {
-        const results = manager.undiscoverAll(ctx.logger);
+        const results = await manager.undiscoverAll(ctx.logger);
         return { body: { results, total: results.length } };
       },
     }),

@@ -2,13 +2,10 @@
  * The gateway manager (app AGManager): discovers the scripts, playbooks and
  * modules of automation-gateway adapters and makes each a workflow task.
  *
- * Discovered actions live in this process's memory (registry.ts). A restart,
- * or another core sharing the store, starts with none until an administrator
- * discovers again; nothing is re-discovered on its own, so an undiscovered
- * adapter stays undiscovered. Keeping them in a store collection instead
- * (`discovered_actions`, one document per adapter: the AdapterDiscovery
- * shape) would let every core load them at start; that collection does not
- * exist yet.
+ * Discovered actions are kept in the store (registry.ts), so a restarted
+ * core resumes jobs that use them, and every core sharing the store runs the
+ * same discoveries. Nothing is re-discovered on its own: an undiscovered
+ * adapter stays undiscovered until an administrator discovers it again.
  */
 import { hostname } from 'node:os';
 import type { AdapterConfig } from '../../../config/schema.ts';
@@ -23,7 +20,7 @@ import type { AdapterSource } from './adapters.ts';
 import { ACTION_KINDS, GatewayClient } from './client.ts';
 import type { DiscoveredAction } from './client.ts';
 import { DiscoveredTasks } from './registry.ts';
-import { actionTask, taskName } from './tasks.ts';
+import { taskName } from './tasks.ts';
 import type { ExecuteAction } from './tasks.ts';
 
 export interface DiscoverAnswer {
@@ -67,11 +64,13 @@ export const INSTANCE_TTL_MS = 90_000;
 const RELOADED = 'the task registry was reloaded in place; nothing restarts (the platform restarts the application here)';
 
 export class GatewayManager {
-  readonly registry = new DiscoveredTasks();
+  readonly registry: DiscoveredTasks;
   // One client per adapter keeps its gateway session; a changed adapter definition gets a new one.
   private readonly clients = new Map<string, { readonly definition: string; readonly client: GatewayClient }>();
 
-  constructor(private readonly deps: GatewayManagerDeps) {}
+  constructor(private readonly deps: GatewayManagerDeps) {
+    this.registry = new DiscoveredTasks(deps.store, this.execute);
+  }
 
   /** For the engine: a discovered task, or undefined so the built-ins are asked next. */
   readonly findTask = (app: string, name: string): TaskHandler | undefined => this.registry.find(app, name);
@@ -84,7 +83,7 @@ export class GatewayManager {
     // CASE: a gateway listing one name twice (across pages that moved) keeps the first.
     for (const action of lists.flat()) if (!actions.has(taskName(action))) actions.set(taskName(action), action);
     const kept = [...actions.values()];
-    this.registry.replace({ adapterId, discoveredAt: new Date().toISOString(), actions: kept }, kept.map((a) => actionTask(adapterId, a, this.execute)));
+    await this.registry.replace({ adapterId, discoveredAt: new Date((this.deps.now ?? Date.now)()).toISOString(), actions: kept });
     const count = (kind: DiscoveredAction['kind']): number => kept.filter((a) => a.kind === kind).length;
     const discovered = { scripts: count('script'), playbooks: count('playbook'), modules: count('module') };
     logger.info(`AG Manager discovered the actions of gateway adapter "${adapterId}"; ${RELOADED}`, { adapterId, ...discovered });
@@ -108,14 +107,16 @@ export class GatewayManager {
 
   /** Removes one adapter's tasks. An adapter no longer configured may still have tasks to remove. */
   async undiscover(adapterId: string, logger: Logger = this.deps.logger): Promise<UndiscoverAnswer> {
-    if (!this.registry.has(adapterId)) await findGateway(this.deps.adapters, adapterId, { allowDisabled: true });
-    const tasks = this.registry.remove(adapterId);
+    const removed = await this.registry.remove(adapterId);
+    // Nothing stored: still an error to name an adapter that does not exist (or is no gateway).
+    if (removed === null) await findGateway(this.deps.adapters, adapterId, { allowDisabled: true });
+    const tasks = removed ?? [];
     logger.info(`AG Manager removed the discovered actions of gateway adapter "${adapterId}"; ${RELOADED}`, { adapterId, removed: tasks.length });
     return { adapterId, removed: tasks.length, tasks };
   }
 
-  undiscoverAll(logger: Logger = this.deps.logger): UndiscoverAnswer[] {
-    const removed = [...this.registry.clear()].map(([adapterId, tasks]) => ({ adapterId, removed: tasks.length, tasks }));
+  async undiscoverAll(logger: Logger = this.deps.logger): Promise<UndiscoverAnswer[]> {
+    const removed = [...(await this.registry.clear())].map(([adapterId, tasks]) => ({ adapterId, removed: tasks.length, tasks }));
     logger.info(`AG Manager removed the discovered actions of every gateway adapter; ${RELOADED}`, { adapters: removed.length });
     return removed;
   }

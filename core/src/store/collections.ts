@@ -11,7 +11,7 @@ import type { IndexDescription } from './types.ts';
 export const COLLECTION_NAMES = [
   'jobs', 'tasks', 'accounts', 'groups', 'roles', 'workflows', 'transformations',
   'automations', 'triggers', 'catalog_store', 'forms', 'adapters', 'sessions', 'service_accounts', 'audit', 'cluster',
-  'om_automations',
+  'om_automations', 'discovered_actions', 'iap_profiles',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
@@ -80,6 +80,10 @@ const specs: Record<CollectionName, CollectionSpec> = {
   om_automations: { name: 'om_automations', docType: docTypes.om_automations, indexes: [index([['name', 1]], true)] },
   // Core instances sharing the store, each with the gateway adapters it has (gateway manager).
   cluster: { name: 'cluster', docType: null, indexes: [] },
+  // Gateway actions discovered as tasks, one document per gateway adapter (`_id` its name), read by every core.
+  discovered_actions: { name: 'discovered_actions', docType: null, indexes: [] },
+  // Platform profiles (`_id` the profile's id, its name), as the real platform's collection of that name.
+  iap_profiles: { name: 'iap_profiles', docType: null, indexes: [] },
   // The gateway's migration audit: one record per legacy call.
   audit: { name: 'audit', docType: docTypes.audit, indexes: [index([['time', 1], ['_id', 1]]), index([['operation', 1], ['time', 1]])] },
 };
