@@ -31,6 +31,7 @@ import { indexRoutes } from './indexes/routes.ts';
 import type { Logger } from './logger.ts';
 import { orchestratorManager } from './relay/index.ts';
 import { createOmAutomations } from './operations-manager/automations/index.ts';
+import { createProfiles } from './profiles/index.ts';
 import { createSearchService } from './operations-manager/search-service.ts';
 import { controlRoutes } from './operations-manager/control-routes.ts';
 import { searchRoutes } from './operations-manager/search-routes.ts';
@@ -102,6 +103,8 @@ export function createCoreApp(deps: CoreDeps): Core {
   const omAutomations = createOmAutomations({ ...deps, engine, pollMs: deps.config.scheduler.pollMs });
   routes.push(...omAutomations.routes);
   routes.push(...serviceCatalogRoutes({ ...deps, engine, relay: orchestrator.relay, methods: () => methodCatalog(routes) }));
+  const profiles = createProfiles({ store: deps.store, logger: deps.logger, release: deps.config.platform.release });
+  routes.push(...profiles.routes);
   const app = new Koa();
   app.proxy = false;
   // Errors are rendered by errorHandler; this only stops Koa printing them twice.
@@ -140,6 +143,7 @@ export function createCoreApp(deps: CoreDeps): Core {
     bootstrap: async (options = {}) => {
       await bootstrapAuth({ store: deps.store, logger: deps.logger, routes, admin: deps.config.admin, auth, ...options });
       await gateways.publish();
+      await profiles.migrate();
     },
   };
 }

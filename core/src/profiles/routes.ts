@@ -1,0 +1,141 @@
+/**
+ * `/profiles` routes (provenance Profiles, plain surface), as the real
+ * platform names and answers them; docs/profiles.md has every shape. Writes
+ * answer `{status: "OK", message, data?}`. A single-object `alarmProps`
+ * accepted before 2022.1 adds an HTTP `Warning` header to the answer.
+ */
+import Joi from 'joi';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute, RouteContext } from '../http/route.ts';
+import { joiBody, joiParams } from '../http/validate.ts';
+import { PROFILE_ID, profileSchema } from './document.ts';
+import type { ProfileService, Written } from './service.ts';
+
+export const PROVENANCE = 'Profiles';
+const READ_ROLES = ['admin', 'apiread', 'support'];
+const WRITE_ROLES = ['admin'];
+
+type IdParams = { id: string };
+type Empty = Record<string, never>;
+type Properties = { properties: Record<string, unknown> };
+
+const idParam = joiParams<IdParams>(Joi.object({ id: Joi.string().min(1).max(200).pattern(PROFILE_ID).required() }));
+const propertiesBody = joiBody<Properties>(Joi.object({ properties: profileSchema.required() }));
+// An exported profile imports as it is; `{properties: {...}}` as in create is read too.
+const importBody = joiBody<Properties | Record<string, unknown>>(Joi.alternatives().try(Joi.object({ properties: profileSchema.required() }), profileSchema.min(1)));
+
+/** The HTTP Warning of RFC 9111 (code 299, "miscellaneous persistent warning"), as deprecations are told. */
+function warn(ctx: RouteContext, written: Written): void {
+  if (written.warning) ctx.koa.set('Warning', `299 - ${JSON.stringify(written.warning)}`);
+}
+
+export function profileRoutes(profiles: ProfileService): AnyRoute[] {
+  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
+  return [
+    defineRoute({
+      ...common,
+      method: 'GET',
+      path: '/profiles',
+      name: 'getProfiles',
+      roles: READ_ROLES,
+      description: 'Every profile as {results: [{metadata: {isActive, activeSync}, profile}], total}',
+      input: {},
+      async handle() {
+        return { body: await profiles.list() };
+      },
+    }),
+    defineRoute<Empty, Empty, Record<string, unknown>>({
+      ...common,
+      method: 'POST',
+      path: '/profiles/import',
+      name: 'importProfile',
+      roles: WRITE_ROLES,
+      description: 'Add a profile from an exported one (bare, or as {properties}); answers {status, message, data}',
+      input: { body: importBody },
+      async handle({ body }, ctx) {
+        const wrapped = body['properties'] !== undefined && Object.keys(body).length === 1;
+        const written = await profiles.create((wrapped ? body['properties'] : body) as Record<string, unknown>, wrapped ? 'body.properties' : 'body');
+        warn(ctx, written);
+        return { body: { status: 'OK', message: `Profile ${written.profile.id} imported`, data: written.profile } };
+      },
+    }),
+    defineRoute<Empty, Empty, Properties>({
+      ...common,
+      method: 'POST',
+      path: '/profiles',
+      name: 'createProfile',
+      roles: WRITE_ROLES,
+      description: 'Create a profile from {properties: {id, ...}}; answers {status, message, data}',
+      input: { body: propertiesBody },
+      async handle({ body }, ctx) {
+        const written = await profiles.create(body.properties, 'body.properties');
+        warn(ctx, written);
+        return { body: { status: 'OK', message: `Profile ${written.profile.id} created`, data: written.profile } };
+      },
+    }),
+    defineRoute<IdParams>({
+      ...common,
+      method: 'GET',
+      path: '/profiles/:id/export',
+      name: 'exportProfile',
+      roles: READ_ROLES,
+      description: 'One profile, bare, in the form import takes',
+      input: { params: idParam },
+      async handle({ params }) {
+        return { body: await profiles.export(params.id) };
+      },
+    }),
+    defineRoute<IdParams>({
+      ...common,
+      method: 'GET',
+      path: '/profiles/:id',
+      name: 'getProfile',
+      roles: READ_ROLES,
+      description: 'One profile as {metadata: {isActive, activeSync}, profile}',
+      input: { params: idParam },
+      async handle({ params }) {
+        return { body: await profiles.get(params.id) };
+      },
+    }),
+    defineRoute<IdParams, Empty, Properties>({
+      ...common,
+      method: 'PUT',
+      path: '/profiles/:id',
+      name: 'updateProfile',
+      roles: WRITE_ROLES,
+      description: 'Replace the sections given in {properties}; answers {status, message, data}',
+      input: { params: idParam, body: propertiesBody },
+      async handle({ params, body }, ctx) {
+        const written = await profiles.update(params.id, body.properties);
+        warn(ctx, written);
+        return { body: { status: 'OK', message: `Profile ${params.id} updated`, data: written.profile } };
+      },
+    }),
+    defineRoute<IdParams>({
+      ...common,
+      method: 'DELETE',
+      path: '/profiles/:id',
+      name: 'deleteProfile',
+      roles: WRITE_ROLES,
+      description: 'Delete a profile other than the active one; answers {status, message, data}',
+      input: { params: idParam },
+      async handle({ params }) {
+        const deleted = await profiles.delete(params.id);
+        return { body: { status: 'OK', message: `Profile ${params.id} deleted`, data: deleted } };
+      },
+    }),
+    defineRoute<IdParams>({
+      ...common,
+      method: 'PUT',
+      path: '/profiles/:id/active',
+      name: 'switchActiveProfile',
+      roles: WRITE_ROLES,
+      description: 'Make this profile the active one; answers {status, message}',
+      input: { params: idParam },
+      async handle({ params }) {
+        await profiles.activate(params.id);
+        return { body: { status: 'OK', message: `Profile ${params.id} is now the active profile` } };
+      },
+    }),
+  ];
+}
