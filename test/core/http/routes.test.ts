@@ -15,6 +15,7 @@ const PUBLIC = new Set(['GET /health/live', 'POST /login', 'POST /oauth/token'])
 const NO_BODY = new Set([
   'POST /indexes/:collectionName', 'POST /logout', 'POST /operations-manager/tasks/:id/continue', 'POST /operations-manager/tasks/:id/claim',
   'POST /operations-manager/tasks/:id/release', 'POST /operations-manager/jobs/:jobId/watch', 'POST /operations-manager/jobs/:jobId/unwatch',
+  'PUT /profiles/:id/active',
 ]);
 /** Routes any authenticated caller may use, whatever their roles. */
 const ANY_CALLER = new Set(['GET /health/server', 'GET /health/applications', 'GET /health/adapters', 'POST /logout', 'GET /whoami']);
