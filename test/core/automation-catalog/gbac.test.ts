@@ -148,3 +148,20 @@ test('an empty write list lets every member of a read group write; empty lists r
   await update(core, guarded, { gbac: { read: [], write: [] } });
   assert.equal((await send(core, 'PUT', `${BASE}/${guarded}/schedule`, { disabled: false }, outsider.token)).status, 200);
 });
+
+test('migrating to the operations manager reads and marks the automation: 404 for a non-member, 403 for a read member, done by a write member', async () => {
+  const omRoles = [role('OperationsManager', 'admin')];
+  // The same people, now also allowed to migrate: only the catalog groups decide.
+  const [outsiderOm, readerOm, writerOm] = await Promise.all([
+    makeUser(core, `gbac-om-outsider-${n}`, { roles: omRoles, groups: [] }),
+    makeUser(core, `gbac-om-reader-${n}`, { roles: omRoles, groups: [readGroup] }),
+    makeUser(core, `gbac-om-writer-${n}`, { roles: omRoles, groups: [writeGroup] }),
+  ]);
+  const path = `/operations-manager/automations/migrate/${guarded}`;
+  assert.equal((await send(core, 'POST', path, {}, outsiderOm.token)).status, 404);
+  assert.equal((await send(core, 'POST', path, {}, readerOm.token)).status, 403);
+  assert.equal(((await send(core, 'GET', `${BASE}/${guarded}`)).body as Json)['migratedToOM'], false, 'a refused migration marks nothing');
+  const done = await send(core, 'POST', path, {}, writerOm.token);
+  assert.equal(done.status, 200, JSON.stringify(done.body));
+  assert.equal(((await send(core, 'GET', `${BASE}/${guarded}`)).body as Json)['migratedToOM'], true);
+});

@@ -7,7 +7,9 @@
  * The catalog automation is kept and marked `migratedToOM`.
  */
 import type { Caller } from '../../auth/caller.ts';
-import { ConflictError, NotFoundError } from '../../errors.ts';
+import type { AutomationDoc as CatalogDoc } from '../../automation-catalog/document.ts';
+import { mayRead, mayWrite } from '../../automation-catalog/gbac.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 import { parseRepeat, ScheduleError } from '../../scheduler/schedule.ts';
 import type { Doc, Store } from '../../store/types.ts';
@@ -68,7 +70,9 @@ export async function migrateCatalogAutomation(deps: MigrateDeps, catalogId: str
   const now = (deps.now ?? Date.now)();
   const catalogs = deps.store.collection('automations');
   const catalog = await catalogs.findById(catalogId);
-  if (!catalog) throw new NotFoundError(`Automation-catalog automation ${catalogId} was not found`);
+  // The catalog's group access holds here too (docs/automation-catalog.md, "Group access"): migrating reads and marks it.
+  if (!catalog || !mayRead(caller, catalog as unknown as CatalogDoc)) throw new NotFoundError(`Automation-catalog automation ${catalogId} was not found`);
+  if (!mayWrite(caller, catalog as unknown as CatalogDoc)) throw new ForbiddenError(`Automation-catalog automation ${String(catalog['name'])} may be migrated only by members of its write groups`);
   const previous = text(catalog['correspondingOMAutomationId']);
   if (catalog['migratedToOM'] === true && previous && (await deps.automations.collection.findById(previous))) {
     throw new ConflictError(`Automation-catalog automation ${String(catalog['name'])} was already migrated to operations-manager automation ${previous}`);
