@@ -1,25 +1,32 @@
 /**
- * Evaluates JSONata mappings in worker threads, so a hostile or careless
- * mapping cannot stall the core. JSONata's own guardrails (a time limit and a
- * depth limit, checked at every step of evaluation) stop endless loops and
- * runaway recursion with a clear message. They cannot stop a single built-in
- * call that never returns (a regular expression that backtracks forever), so
- * a worker still busy shortly after the time limit is terminated; its heap is
- * capped too. The core's event loop never runs user expressions.
+ * Evaluates JSONata mappings in child processes, so a hostile or careless
+ * mapping cannot stall the core or take it down. JSONata's own guardrails (a
+ * time limit and a depth limit, checked at every step of evaluation) stop
+ * endless loops and runaway recursion with a clear message. They cannot stop
+ * a single built-in call that never returns (a regular expression that
+ * backtracks forever), so an evaluator still busy shortly after the time limit
+ * is killed. Its heap is capped too: past the cap V8 aborts the whole process
+ * it runs in, which is why evaluators are processes and not worker threads (a
+ * worker's heap limit once aborted the core itself, RELIABILITY.md). The
+ * core's event loop never runs user expressions.
  */
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 export interface SandboxLimits {
   /** JSONata's evaluation time limit. */
   readonly timeoutMs: number;
-  /** How long past the time limit a worker may stay busy before it is terminated. */
+  /** How long past the time limit an evaluator may stay busy before it is killed. */
   readonly graceMs: number;
   /** JSONata's limit on nested evaluation (recursion, deep expressions). */
   readonly maxDepth: number;
+  /** An evaluator's heap (V8's old space), in MB. */
   readonly memoryMb: number;
   /** Largest result, as JSON text, handed back to the core. */
   readonly maxOutputChars: number;
+  /** Evaluator processes at most, started as needed. */
   readonly workers: number;
 }
 
@@ -35,91 +42,100 @@ export class MappingError extends Error {
 
 type Reply = { ok: true; json: string | null } | { ok: false; code: string | null; message: string; tooLarge?: boolean };
 
-/** Plain JavaScript run with `eval`, so workers need no TypeScript loader. */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const jsonata = require(workerData.jsonataPath);
-const limits = workerData.limits;
-const compiled = new Map();
-parentPort.on('message', async (job) => {
-  let reply;
-  try {
-    let expression = compiled.get(job.mapping);
-    if (!expression) {
-      expression = jsonata(job.mapping, { timeout: limits.timeoutMs, stack: limits.maxDepth });
-      if (compiled.size >= 64) compiled.delete(compiled.keys().next().value);
-      compiled.set(job.mapping, expression);
-    }
-    const result = await expression.evaluate(job.input);
-    const json = result === undefined ? undefined : JSON.stringify(result);
-    if (json !== undefined && json.length > limits.maxOutputChars) reply = { ok: false, code: null, message: 'too large', tooLarge: true };
-    else reply = { ok: true, json: json === undefined ? null : json };
-  } catch (err) {
-    const code = err && typeof err.code === 'string' ? err.code : null;
-    const message = err && typeof err.message === 'string' ? err.message : String(err);
-    reply = { ok: false, code, message };
-  }
-  parentPort.postMessage(reply);
-});
-`;
+const EVALUATOR = fileURLToPath(new URL('./evaluator.cjs', import.meta.url));
+/** What an evaluator writes to stderr is kept (its end) only to name why it died. */
+const STDERR_TAIL = 2048;
 
-const JSONATA_PATH = createRequire(import.meta.url).resolve('jsonata');
+/**
+ * An evaluator that runs out of heap aborts (SIGABRT), and an abort may
+ * write a core file as large as the heap: the shell sets the core-file limit
+ * to 0 and then becomes node, keeping the IPC channel's descriptor.
+ */
+function startEvaluator(limits: SandboxLimits): ChildProcess {
+  const args = [`--max-old-space-size=${limits.memoryMb}`, EVALUATOR, JSON.stringify({ timeoutMs: limits.timeoutMs, maxDepth: limits.maxDepth, maxOutputChars: limits.maxOutputChars })];
+  const options = {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as Array<'ignore' | 'pipe' | 'ipc'>,
+    // Structured clone: results and inputs cross as they are, with no JSON escaping on top.
+    serialization: 'advanced' as const,
+    // User code must see none of the core's settings (a database URL, a vault token), nor its NODE_OPTIONS.
+    env: {},
+  };
+  if (process.platform === 'win32') return spawn(process.execPath, args, options);
+  return spawn('/bin/sh', ['-c', 'ulimit -c 0; exec "$0" "$@"', process.execPath, ...args], options);
+}
 
 type Outcome = { reply: Reply } | { dead: MappingError };
 
-/** One worker; runs one evaluation at a time. */
+/** One evaluator process; runs one evaluation at a time. */
 class Slot {
-  private readonly worker: Worker;
-  /** False once the worker has exited, whatever the reason. */
+  private readonly child: ChildProcess;
+  /** False once the process has exited (or failed to start), whatever the reason. */
   alive = true;
+  private stderr = '';
 
   constructor(private readonly limits: SandboxLimits) {
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { jsonataPath: JSONATA_PATH, limits },
-      // The parent's flags (a TypeScript loader, the test runner) are not wanted here.
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+    this.child = startEvaluator(limits);
+    this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
     });
-    // An idle worker must not keep the process alive.
-    this.worker.unref();
-    // Without a listener an 'error' event would crash the core; a busy worker's run adds its own.
-    this.worker.on('error', () => undefined);
-    this.worker.once('exit', () => {
+    // Without a listener an 'error' (a failed spawn, a send to a dead process) would crash the core.
+    this.child.on('error', () => {
       this.alive = false;
     });
+    this.child.once('exit', () => {
+      this.alive = false;
+    });
+    this.idle();
   }
 
   run(mapping: string, input: unknown): Promise<Outcome> {
-    const { worker, limits } = this;
+    const { child, limits } = this;
     return new Promise((resolve) => {
       const finish = (outcome: Outcome): void => {
         clearTimeout(timer);
-        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        worker.unref();
+        child.off('message', onMessage).off('error', onError).off('exit', onExit);
+        this.idle();
         resolve(outcome);
       };
       const onMessage = (reply: Reply): void => finish({ reply });
-      const onError = (err: Error & { code?: string }): void => {
-        finish({ dead: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new MappingError('memory', `used more than ${limits.memoryMb} MB of memory`) : new MappingError('error', err.message) });
-      };
-      const onExit = (): void => finish({ dead: new MappingError('error', 'its evaluator stopped unexpectedly') });
+      const onError = (err: Error): void => finish({ dead: new MappingError('error', `its evaluator failed: ${err.message}`) });
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => finish({ dead: this.death(code, signal) });
       const timer = setTimeout(() => {
-        void worker.terminate();
+        child.kill('SIGKILL');
         finish({ dead: new MappingError('timeout', `ran longer than ${limits.timeoutMs} ms`) });
       }, limits.timeoutMs + limits.graceMs);
-      worker.ref();
-      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      try {
-        worker.postMessage({ mapping, input });
-      } catch (err) {
-        finish({ dead: new MappingError('error', err instanceof Error ? err.message : String(err)) });
-      }
+      this.busy();
+      child.on('message', onMessage).on('error', onError).on('exit', onExit);
+      if (!this.alive || !child.connected) return finish({ dead: new MappingError('error', 'its evaluator stopped unexpectedly') });
+      child.send({ mapping, input }, (err) => {
+        if (err) finish({ dead: new MappingError('error', `its evaluator could not be reached: ${err.message}`) });
+      });
     });
   }
 
   terminate(): void {
-    void this.worker.terminate();
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+
+  /** V8 aborts a process out of heap, after writing why to stderr. */
+  private death(code: number | null, signal: NodeJS.Signals | null): MappingError {
+    if (signal === 'SIGABRT' || code === 134 || this.stderr.includes('heap out of memory')) {
+      return new MappingError('memory', `used more than ${this.limits.memoryMb} MB of memory`);
+    }
+    return new MappingError('error', `its evaluator stopped unexpectedly (${signal ?? `exit ${code}`})`);
+  }
+
+  /** An idle evaluator must not keep the core's process alive. */
+  private idle(): void {
+    this.child.unref();
+    this.child.channel?.unref();
+    // A child's stdio pipes are sockets.
+    (this.child.stderr as Socket | null)?.unref();
+  }
+
+  private busy(): void {
+    this.child.ref();
+    this.child.channel?.ref();
   }
 }
 
@@ -131,7 +147,7 @@ function failure(reply: Extract<Reply, { ok: false }>, limits: SandboxLimits): M
   return new MappingError('error', `${reply.message} (${reply.code})`);
 }
 
-/** A small pool of workers, created on first use and replaced when one is terminated. */
+/** A small pool of evaluator processes, started on first use and replaced when one dies or is killed. */
 export class MappingSandbox {
   private readonly idle: Slot[] = [];
   private readonly waiting: Array<{ resolve: (slot: Slot) => void; reject: (err: unknown) => void }> = [];
@@ -156,7 +172,7 @@ export class MappingSandbox {
     return reply.json === null ? undefined : JSON.parse(reply.json);
   }
 
-  /** Terminates the idle workers (busy ones end when their evaluation does). */
+  /** Stops the idle evaluators (busy ones end when their evaluation does). */
   close(): void {
     for (const slot of this.idle.splice(0)) {
       slot.terminate();
@@ -171,7 +187,7 @@ export class MappingSandbox {
     });
   }
 
-  /** Gives the first waiting evaluation an idle worker, or a new one while the pool is not full. */
+  /** Gives the first waiting evaluation an idle evaluator, or a new one while the pool is not full. */
   private handOn(): void {
     while (this.waiting.length > 0 && (this.idle.length > 0 || this.size < this.limits.workers)) {
       const idle = this.idle.pop();

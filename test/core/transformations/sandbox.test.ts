@@ -1,6 +1,6 @@
 /**
- * The mapping sandbox's worker pool on its own, with short limits: more
- * evaluations than workers queue and all finish; a worker killed for running
+ * The mapping sandbox's pool of evaluator processes on its own, with short limits: more
+ * evaluations than evaluators queue and all finish; an evaluator killed for running
  * too long is replaced and the queue goes on; memory and output are capped.
  */
 import { test } from 'node:test';
@@ -26,12 +26,12 @@ test('evaluations beyond the pool size wait their turn and all finish', { timeou
   assert.deepEqual(results, [{ n: 10 }, { n: 20 }, { n: 30 }, { n: 40 }]);
   assert.equal(await sandbox.evaluate('nothing.here', {}), undefined);
   sandbox.close();
-  // A closed pool starts new workers when used again.
+  // A closed pool starts new evaluators when used again.
   assert.deepEqual(await sandbox.evaluate('[x]', { x: 1 }), [1]);
   sandbox.close();
 });
 
-test('a worker stuck in one call is killed and replaced while others wait for it', { timeout: 10_000 }, async () => {
+test('an evaluator stuck in one call is killed and replaced while others wait for it', { timeout: 10_000 }, async () => {
   const sandbox = new MappingSandbox(limits);
   const started = Date.now();
   const [stuck, after] = await Promise.allSettled([sandbox.evaluate(REDOS, {}), sandbox.evaluate('x + 1', { x: 1 })]);

@@ -1,0 +1,55 @@
+/**
+ * A mapping that allocates past the sandbox's heap limit, 50 times in a row,
+ * against the real core as its own process: every run answers the clear 400
+ * of the memory limit, and afterwards the same core process (it never exited)
+ * still answers its liveness probe and runs a normal transformation. With
+ * evaluators as worker threads this once aborted the whole core (V8's
+ * "Reached heap limit" from the worker's isolate).
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { crash, spawnCore } from '../helpers/process.ts';
+import type { CoreProcess } from '../helpers/process.ts';
+import { ADMIN_PASSWORD, login, tempDir, timed } from './support.ts';
+
+const data = tempDir('sandbox-heap');
+let core: CoreProcess | null = null;
+after(async () => {
+  if (core) await crash(core);
+  data.remove();
+});
+
+/** The mapping of the issue: ten million numbers, doubled, in one evaluation. */
+const GREEDY = '$count([1..9999999].($ * 2))';
+const RUNS = 50;
+
+test(`${RUNS} mappings in a row that run out of heap each answer 400, and the same core process serves on`, { timeout: 120_000 }, async () => {
+  core = await spawnCore({ DATA_DIR: data.path, ADMIN_PASSWORD });
+  const pid = core.child.pid;
+  const token = await login(core.url);
+  const call = (method: string, path: string, body: unknown) =>
+    timed(`${core!.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), timeoutMs: 20_000 });
+  const create = async (name: string, mapping: string): Promise<string> => {
+    const res = await call('POST', '/transformations/', { name, incoming: [], outgoing: [{ $id: 'out' }], mapping: `{"out": ${mapping}}` });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return (res.body as { _id: string })._id;
+  };
+  const greedy = await create('Greedy', GREEDY);
+  const plain = await create('Plain', '1 + 1');
+
+  const answers: string[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const res = await call('POST', `/transformations/${greedy}`, { incoming: {} });
+    answers.push(`${res.status} ${(res.body as { message?: string } | null)?.message ?? res.error}`);
+  }
+  const expected = `400 The mapping of transformation "Greedy" was stopped: it used more than 128 MB of memory`;
+  assert.deepEqual(answers.filter((a) => a !== expected), [], `every run answers the memory limit's 400`);
+
+  assert.equal(core.child.exitCode, null, 'the core process is still running');
+  assert.equal(core.child.signalCode, null, 'the core process was not killed');
+  assert.equal(core.child.pid, pid);
+  const live = await timed(`${core.url}/health/live`);
+  assert.deepEqual([live.status, live.body], [200, { status: 'ok' }]);
+  const normal = await call('POST', `/transformations/${plain}`, { incoming: {} });
+  assert.deepEqual([normal.status, normal.body], [200, { out: 2 }]);
+});
