@@ -2,15 +2,15 @@
  * `npm start`: runs the core and the gateway as two processes, core first.
  * On the very first start of an empty embedded store it seeds a small demo
  * data set (1,000 jobs), so a new user has jobs to search at once; pass
- * `--demo-jobs 0` to start empty. Production runs `start:core` and
- * `start:gateway` separately and never seeds.
+ * `--demo-jobs 0` to start empty. A service that dies is started again
+ * (supervise.ts) while the other serves on; Ctrl-C or SIGTERM stops both.
+ * Production runs `start:core` and `start:gateway` separately and never seeds.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.ts';
 import { seedStore } from '../core/src/seed/seed.ts';
 import { openStore } from '../core/src/store/open.ts';
+import { supervise } from './supervise.ts';
 
 const { values } = parseArgs({ options: { 'demo-jobs': { type: 'string', default: '1000' } } });
 const demoJobs = Number(values['demo-jobs']);
@@ -32,30 +32,22 @@ if (!config.mongoUrl && demoJobs > 0) {
   }
 }
 
-const children: ChildProcess[] = [];
+const log = (line: string): void => console.error(`npm start: ${line}`);
+const services = [
+  supervise('core/src/main.ts', log),
+  // The gateway can start at once: it answers 502 until the core listens.
+  supervise('gateway/src/main.ts', log),
+];
+
+/** Time each service has to close its store and flush its audit before it is killed. */
+const STOP_GRACE_MS = 10_000;
 let stopping = false;
-
-function run(script: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
-  children.push(child);
-  child.on('exit', (code, signal) => {
-    if (stopping) return;
-    console.error(`${script} stopped (${signal ?? `exit ${code}`}); stopping the other service`);
-    stop(1);
-  });
-  return child;
-}
-
-function stop(code: number): void {
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
   stopping = true;
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 2000).unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? Promise.resolve() : new Promise((r) => c.once('exit', r))))).then(() => process.exit(code));
+  log(`${signal}: stopping both services`);
+  await Promise.all(services.map((s) => s.stop(STOP_GRACE_MS)));
+  process.exit(0);
 }
-
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
-
-run('core/src/main.ts');
-// The gateway can start at once: it answers 502 until the core listens.
-run('gateway/src/main.ts');
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
