@@ -37,6 +37,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   AUTH_LOGOUT_TIME: 'auth.logoutTime',
   PROCESS_TASKS_ON_START: 'workflowEngine.processTasksOnStart',
   SCHEDULER_POLL_MS: 'scheduler.pollMs',
+  STALL_THRESHOLD_MS: 'stalls.thresholdMs',
   ADAPTERS: 'adapters',
   GATEWAY_TIMEOUT_MS: 'gateway.timeoutMs',
   AUTH_MAX_FAILED_LOGINS: 'auth.maxFailedLogins',

@@ -73,6 +73,10 @@ export interface AppConfig {
     /** How often each core looks for due scheduled automations, in milliseconds. */
     pollMs: number;
   };
+  stalls: {
+    /** An event loop blocked longer than this is logged and counted as a stall (core and gateway). */
+    thresholdMs: number;
+  };
 }
 
 // Messages never echo the offending value: after $VAULT_ resolution the value
@@ -141,6 +145,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
   ).unique('name'),
   workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean() }),
   scheduler: Joi.object({ pollMs: Joi.number().integer().min(10).max(3_600_000) }),
+  stalls: Joi.object({ thresholdMs: Joi.number().integer().min(50).max(600_000) }),
   vault: Joi.object({
     url: httpUrl().allow(null),
     token: Joi.string().allow(null),

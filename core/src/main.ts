@@ -6,11 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../config/load.ts';
 import { createCoreApp } from './app.ts';
 import { listen } from './http/listen.ts';
+import { STALL_CHECK_MS, startStallDetector } from './http/stall-detector.ts';
 import { createLogger } from './logger.ts';
 import { openStore } from './store/open.ts';
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'core' });
+startStallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger });
 const store = await openStore(config);
 const core = createCoreApp({ store, config, logger });
 await core.bootstrap();

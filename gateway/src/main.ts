@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { listen } from '../../core/src/http/listen.ts';
+import { STALL_CHECK_MS, startStallDetector } from '../../core/src/http/stall-detector.ts';
 import { createLogger } from '../../core/src/logger.ts';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { openStore } from '../../core/src/store/open.ts';
@@ -11,6 +12,7 @@ import { AuditJournal } from './audit/journal.ts';
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'gateway' });
+startStallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger });
 // Its own file beside the core's, so the two processes never wait on each other's writes.
 const store = config.mongoUrl ? await openStore(config) : SqliteStore.open({ dataDir: config.dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
 const auditJournal = AuditJournal.open(join(config.dataDir, 'gateway-audit.jsonl'));

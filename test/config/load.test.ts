@@ -72,6 +72,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
     adapters: [],
     workflowEngine: { processTasksOnStart: true },
     scheduler: { pollMs: 1 },
+    stalls: { thresholdMs: 1 },
   };
   const fromSchema = schemaKeys(configSchema.describe()).sort();
   assert.deepEqual(fromSchema, valueKeys(sample).sort());

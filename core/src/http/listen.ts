@@ -4,8 +4,10 @@
  * instead of Node's bodiless 431.
  */
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type Koa from 'koa';
+import { requestIdOf } from './request-context.ts';
+import { noteRequest } from './stall-detector.ts';
 import { takeTurns } from './turns.ts';
 
 export const MAX_HEADER_BYTES = 64 * 1024;
@@ -23,8 +25,22 @@ export const LISTEN_BACKLOG = 4096;
 /** Requests started per turn of the event loop, so a busy server keeps accepting connections (turns.ts). */
 export const REQUESTS_PER_TURN = 8;
 
+/**
+ * Every request gets its id here, once, in the header every handler reads
+ * (Koa's, the gateway's node:http ones), and is noted for the stall detector
+ * under that id.
+ */
+function noted(handle: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const requestId = requestIdOf(req.headers['x-request-id']);
+    req.headers['x-request-id'] = requestId;
+    noteRequest(req, res, requestId);
+    handle(req, res);
+  };
+}
+
 export function listen(app: Koa, port: number, host: string): Promise<Server> {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, takeTurns(app.callback(), REQUESTS_PER_TURN));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, takeTurns(noted(app.callback()), REQUESTS_PER_TURN));
   // Clients on keep-alive connections (the gateway's pool) must see the close first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
