@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crash, spawnCore } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
-import { ADMIN_PASSWORD, login, tempDir, timed } from './support.ts';
+import { ADMIN_PASSWORD, figure, login, quantile, tempDir, timed } from './support.ts';
 
 const data = tempDir('sandbox-heap');
 let core: CoreProcess | null = null;
@@ -38,10 +38,13 @@ test(`${RUNS} mappings in a row that run out of heap each answer 400, and the sa
   const plain = await create('Plain', '1 + 1');
 
   const answers: string[] = [];
+  const took: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
     const res = await call('POST', `/transformations/${greedy}`, { incoming: {} });
     answers.push(`${res.status} ${(res.body as { message?: string } | null)?.message ?? res.error}`);
+    took.push(res.ms);
   }
+  figure('heap-limit answer', `median ${Math.round(quantile(took, 0.5))} ms, slowest ${Math.round(Math.max(...took))} ms (${RUNS} runs, each starting a fresh evaluator)`);
   const expected = `400 The mapping of transformation "Greedy" was stopped: it used more than 128 MB of memory`;
   assert.deepEqual(answers.filter((a) => a !== expected), [], `every run answers the memory limit's 400`);
 
