@@ -4,13 +4,16 @@
  * of the memory limit, and afterwards the same core process (it never exited)
  * still answers its liveness probe and runs a normal transformation. With
  * evaluators as worker threads this once aborted the whole core (V8's
- * "Reached heap limit" from the worker's isolate).
+ * "Reached heap limit" from the worker's isolate). And an evaluator stuck in
+ * one call when its core is killed does not live on, spinning, as an orphan.
  */
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crash, spawnCore } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
-import { ADMIN_PASSWORD, figure, login, quantile, tempDir, timed } from './support.ts';
+import { ADMIN_PASSWORD, figure, login, quantile, sleep, tempDir, timed } from './support.ts';
 
 const data = tempDir('sandbox-heap');
 let core: CoreProcess | null = null;
@@ -55,4 +58,35 @@ test(`${RUNS} mappings in a row that run out of heap each answer 400, and the sa
   assert.deepEqual([live.status, live.body], [200, { status: 'ok' }]);
   const normal = await call('POST', `/transformations/${plain}`, { incoming: {} });
   assert.deepEqual([normal.status, normal.body], [200, { out: 2 }]);
+});
+
+/** Running, not yet gone or a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+test('an evaluator stuck in one call ends soon after its core is killed', { timeout: 30_000, skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  const owner = spawn(process.execPath, ['--import', 'tsx', 'test/faults/stuck-evaluator.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let evaluator = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      owner.stdout.on('data', (c: Buffer) => (c.toString().includes('stuck') ? resolve() : undefined));
+      owner.once('exit', () => reject(new Error('the owner exited early')));
+    });
+    const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(owner.pid)], { encoding: 'utf8' });
+    evaluator = Number(/^\s*(\d+) .*evaluator\.cjs/m.exec(children)?.[1]);
+    assert.ok(evaluator > 0, children);
+    assert.ok(running(evaluator), 'the evaluator is busy');
+    owner.kill('SIGKILL');
+    const deadline = Date.now() + 5000;
+    while (running(evaluator) && Date.now() < deadline) await sleep(100);
+    assert.equal(running(evaluator), false, 'the orphaned evaluator ended');
+  } finally {
+    owner.kill('SIGKILL');
+    if (evaluator > 0 && running(evaluator)) process.kill(evaluator, 'SIGKILL');
+  }
 });

@@ -6,6 +6,7 @@
  * parent's --max-old-space-size: past it V8 aborts this process, and only it.
  */
 'use strict';
+const { Worker } = require('node:worker_threads');
 const jsonata = require('jsonata');
 
 const limits = JSON.parse(process.argv[2]);
@@ -15,6 +16,13 @@ const compiled = new Map();
 process.on('SIGINT', () => undefined);
 // The parent gone (even killed), nothing is left to answer.
 process.on('disconnect', () => process.exit(0));
+// While this process is stuck in one call (a regular expression that never returns) it sees no
+// 'disconnect', and with its parent killed nothing else would end it: a thread of its own checks.
+new Worker(
+  `const { workerData } = require('node:worker_threads');
+  setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 500);`,
+  { eval: true, workerData: process.ppid, resourceLimits: { maxOldGenerationSizeMb: 8 } },
+).unref();
 
 process.on('message', async (job) => {
   let reply;
