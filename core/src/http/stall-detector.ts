@@ -5,8 +5,10 @@
  * code that blocked it cannot be caught in the act; instead every request
  * the server starts is noted (listen.ts), and a stall names the requests
  * that were running while it lasted: those still in flight, and those that
- * ended after it began. With one such request, that is the culprit; with
- * none, the stall came from work outside requests (jobs, schedulers).
+ * ended after it began. The latest started is named first: usually the one
+ * request there is, and the likely cause (though a request only waiting on
+ * I/O is named too when a job blocked the loop meanwhile). With none, the
+ * stall came from work outside requests (jobs, schedulers).
  *
  * Shared by the core and the gateway (both serve through listen.ts), so it
  * imports nothing of either's domain. The count lives here, for a metrics
@@ -53,7 +55,7 @@ export function noteRequest(req: IncomingMessage, res: ServerResponse, requestId
   });
 }
 
-/** The requests that ran during [from, to], latest started first. */
+/** The requests that ran at some time since `from` (still running, or ended since), latest started first. */
 function runningDuring(from: number): Noted[] {
   const found = [...inFlight, ...ended.filter((n) => n.endedAt >= from)];
   return found.sort((a, b) => b.startedAt - a.startedAt);
