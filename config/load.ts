@@ -53,6 +53,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   SEARCH_MAX_Q_DEPTH: 'search.maxQDepth',
   SEARCH_MAX_Q_NODES: 'search.maxQNodes',
   SEARCH_MAX_VALUE_LENGTH: 'search.maxValueLength',
+  SEARCH_MAX_UNINDEXED_SORT_WINDOW: 'search.maxUnindexedSortWindow',
   SEARCH_COUNT_CACHE_ENTRIES: 'search.countCacheEntries',
   VAULT_ADDR: 'vault.url',
   VAULT_TOKEN: 'vault.token',

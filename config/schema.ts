@@ -11,6 +11,11 @@ export interface SearchConfig {
   maxQDepth: number;
   maxQNodes: number;
   maxValueLength: number;
+  /**
+   * Largest skip + limit of a search sorted on a field without an index: the
+   * store keeps that many rows in its top-N sorter while it reads every match.
+   */
+  maxUnindexedSortWindow: number;
   /** Exact totals kept per collection until the next write; 0 turns the cache off. */
   countCacheEntries: number;
 }
@@ -125,6 +130,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
     maxQDepth: count(),
     maxQNodes: count(),
     maxValueLength: count(),
+    maxUnindexedSortWindow: count(),
     countCacheEntries: Joi.number().integer().min(0),
   }),
   gateway: Joi.object({

@@ -45,7 +45,7 @@ test('the shipped config/default.json validates and holds the documented default
   assert.equal(cfg.log.level, 'info');
   assert.equal(cfg.http.bodyLimit, '1mb');
   assert.deepEqual(cfg.search, {
-    defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024, countCacheEntries: 1000,
+    defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024, maxUnindexedSortWindow: 10000, countCacheEntries: 1000,
   });
   assert.deepEqual(cfg.vault, { url: null, token: null, tokenFile: null, endpoint: 'secret/data', timeoutMs: 5000 });
 });
@@ -66,7 +66,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
   const sample: AppConfig = {
     port: 1, core: { port: 1, url: '' }, dataDir: '', mongoUrl: null, platform: { release: '' },
     admin: { username: '', password: null }, auth: { logoutTime: 1, maxFailedLogins: 1, maxFailedLoginsPerAddress: 1, lockoutMinutes: 1, oauthTokenSeconds: 1 }, log: { level: 'info' }, http: { bodyLimit: '' },
-    search: { defaultLimit: 1, maxLimit: 1, maxQueryLength: 1, maxInItems: 1, maxQDepth: 1, maxQNodes: 1, maxValueLength: 1, countCacheEntries: 1 },
+    search: { defaultLimit: 1, maxLimit: 1, maxQueryLength: 1, maxInItems: 1, maxQDepth: 1, maxQNodes: 1, maxValueLength: 1, maxUnindexedSortWindow: 1, countCacheEntries: 1 },
     vault: { url: null, token: null, tokenFile: null, endpoint: '', timeoutMs: 1 },
     gateway: { timeoutMs: 1, brownouts: [] },
     adapters: [],

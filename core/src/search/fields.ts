@@ -28,7 +28,13 @@ export interface FieldDef {
    */
   readonly arrayOfObjects: string | null;
   readonly dateEncoding: DateEncoding | null;
-  /** May be named by `sort`. Only indexed fields sort, so a sort never scans. */
+  /**
+   * May be named by `sort`. Jobs and tasks sort on every scalar field of their
+   * type (the interface's rule; for jobs only `metrics.start_time` among
+   * `metrics.*`); a sort on a field without an index is bounded by
+   * `search.maxUnindexedSortWindow` (docs/search.md). Array fields never sort:
+   * they have no single value to order by.
+   */
   readonly sortable: boolean;
   /** `contains` on this field is text search (jobs' description). */
   readonly textSearch: boolean;
@@ -86,17 +92,17 @@ export const jobs: DocType = Object.freeze({
   fields: registry([
     field('_id', 'objectId', { sortable: true }),
     field('name', 'string', { sortable: true }),
-    field('description', 'string', { textSearch: true }),
-    field('type', 'string'),
+    field('description', 'string', { textSearch: true, sortable: true }),
+    field('type', 'string', { sortable: true }),
     field('status', 'string', { sortable: true }),
     field('metrics.start_time', 'date', { ...epoch, sortable: true }),
     field('metrics.end_time', 'date', epoch),
     field('metrics.progress', 'number'),
     field('metrics.user', 'string'),
-    field('created', 'date', iso),
-    field('created_by', 'string'),
+    field('created', 'date', { ...iso, sortable: true }),
+    field('created_by', 'string', { sortable: true }),
     field('last_updated', 'date', { ...iso, sortable: true }),
-    field('last_updated_by', 'string'),
+    field('last_updated_by', 'string', { sortable: true }),
     field('groups', 'string', { array: true }),
     field('watchers', 'string', { array: true }),
     field('ancestors', 'objectId', { array: true }),
@@ -118,29 +124,29 @@ export const tasks: DocType = Object.freeze({
   fields: registry([
     field('_id', 'uuid', { sortable: true }),
     field('name', 'string', { sortable: true }),
-    field('summary', 'string'),
-    field('description', 'string'),
-    field('location', 'string'),
-    field('app', 'string'),
-    field('type', 'string'),
+    field('summary', 'string', { sortable: true }),
+    field('description', 'string', { sortable: true }),
+    field('location', 'string', { sortable: true }),
+    field('app', 'string', { sortable: true }),
+    field('type', 'string', { sortable: true }),
     field('status', 'string', { sortable: true }),
-    field('view', 'string'),
-    field('job._id', 'objectId'),
-    field('job.task', 'string'),
-    field('job.name', 'string'),
-    field('job.description', 'string'),
+    field('view', 'string', { sortable: true }),
+    field('job._id', 'objectId', { sortable: true }),
+    field('job.task', 'string', { sortable: true }),
+    field('job.name', 'string', { sortable: true }),
+    field('job.description', 'string', { sortable: true }),
     field('job.ancestors', 'objectId', { array: true }),
     field('groups', 'string', { array: true }),
     field('last_updated', 'date', { ...iso, sortable: true }),
     field('metrics.start_time', 'date', { ...epoch, sortable: true }),
-    field('metrics.end_time', 'date', epoch),
-    field('metrics.claim_time', 'date', epoch),
-    field('metrics.run_time', 'number'),
-    field('metrics.user', 'string'),
-    field('metrics.owner', 'string'),
-    field('metrics.finish_state', 'string'),
-    field('deprecated', 'boolean'),
-    field('scheduled', 'boolean'),
+    field('metrics.end_time', 'date', { ...epoch, sortable: true }),
+    field('metrics.claim_time', 'date', { ...epoch, sortable: true }),
+    field('metrics.run_time', 'number', { sortable: true }),
+    field('metrics.user', 'string', { sortable: true }),
+    field('metrics.owner', 'string', { sortable: true }),
+    field('metrics.finish_state', 'string', { sortable: true }),
+    field('deprecated', 'boolean', { sortable: true }),
+    field('scheduled', 'boolean', { sortable: true }),
   ]),
   properties: new Set([
     '_id', 'name', 'summary', 'description', 'location', 'app', 'type', 'view', 'status', 'variables',

@@ -9,6 +9,7 @@ import { and } from './conditions.ts';
 import type { Condition, SortKey } from './conditions.ts';
 import type { DocType } from './fields.ts';
 import { isProjectable } from './fields.ts';
+import { sortIsIndexed } from '../store/collections.ts';
 import { buildLeaf, isOperator, LeafError } from './leaf.ts';
 import { parseQ, QError } from './parse-q.ts';
 import type { QLimits } from './parse-q.ts';
@@ -21,6 +22,8 @@ export interface SearchLimits extends QLimits {
   readonly defaultLimit: number;
   readonly maxLimit: number;
   readonly maxQueryLength: number;
+  /** Largest skip + limit when the sort field has no index (docs/search.md, "Sorting"). */
+  readonly maxUnindexedSortWindow: number;
 }
 
 export interface ReadOptions {
@@ -93,9 +96,15 @@ export function parseSearch(type: DocType, queryString: string, limits: SearchLi
   checkTextPlacement(where, problems);
 
   const read = readOptions(type, single, problems);
-  const sort = readSort(type, single, read.projection, problems);
   const skip = readWhole(single, 'skip', 0, Number.MAX_SAFE_INTEGER, problems);
   const limit = readWhole(single, 'limit', limits.defaultLimit, limits.maxLimit, problems);
+  const sort = readSort(type, single, read.projection, problems);
+  // Without an index the store reads every match and keeps skip + limit rows in its
+  // top-N sorter; bounding that window bounds the memory and the work per match.
+  const key = sort[0];
+  if (key && !sortIsIndexed(type.collection, key.field.path) && skip + limit > limits.maxUnindexedSortWindow) {
+    problems.add('skip', `plus limit must not exceed ${limits.maxUnindexedSortWindow} when sorting on ${key.field.path}, which has no index (indexed: ${indexedSorts(type).join(', ')})`);
+  }
   problems.throwIfAny('Invalid search');
   return { type, where, sort, skip, limit, ...read };
 }
@@ -205,6 +214,10 @@ function readSort(type: DocType, single: Map<string, string>, projection: Projec
   }
   if (sortName !== undefined && !keeps(projection, path)) problems.add('sort', `${path} is removed by the projection`);
   return field === id ? [{ field, direction }] : [{ field, direction }, { field: id, direction }];
+}
+
+function indexedSorts(type: DocType): string[] {
+  return [...type.fields.values()].filter((f) => f.sortable && sortIsIndexed(type.collection, f.path)).map((f) => f.path);
 }
 
 function readWhole(single: Map<string, string>, name: 'skip' | 'limit', fallback: number, max: number, problems: Problems): number {

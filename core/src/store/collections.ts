@@ -46,6 +46,11 @@ const specs: Record<CollectionName, CollectionSpec> = {
       index([['metrics.start_time', -1], ['_id', -1]]),
       index([['status', 1], ['metrics.start_time', -1], ['_id', -1]]),
       index([['last_updated', -1], ['_id', -1]]),
+      // The fields people sort jobs on besides the above; the rest sort within a bounded window.
+      index([['status', 1], ['_id', 1]]),
+      index([['created', -1], ['_id', -1]]),
+      index([['description', 1], ['_id', 1]]),
+      index([['type', 1], ['_id', 1]]),
       index([['description', 'text']]),
       // The engine's marker of jobs with claimed work, so a restart finds them without a scan.
       index([['_inflight', 1]]),
@@ -60,6 +65,9 @@ const specs: Record<CollectionName, CollectionSpec> = {
       index([['status', 1], ['name', 1], ['_id', 1]]),
       index([['metrics.start_time', -1], ['_id', -1]]),
       index([['last_updated', -1], ['_id', -1]]),
+      index([['status', 1], ['_id', 1]]),
+      index([['type', 1], ['_id', 1]]),
+      index([['description', 1], ['_id', 1]]),
     ],
   },
   accounts: { name: 'accounts', docType: docTypes.accounts, indexes: [index([['username', 1], ['provenance', 1]], true)] },
@@ -90,6 +98,19 @@ const specs: Record<CollectionName, CollectionSpec> = {
 
 export function collectionSpec(name: CollectionName): CollectionSpec {
   return specs[name];
+}
+
+/**
+ * True when a declared index of the collection is `path` then `_id`: a sort
+ * on it, `_id` breaking ties, walks the index in either direction instead of
+ * sorting every match.
+ */
+export function sortIsIndexed(name: CollectionName, path: string): boolean {
+  if (path === '_id') return true;
+  return specs[name].indexes.some((ix) => {
+    const [first, second] = keyParts(ix);
+    return first?.[0] === path && second?.[0] === '_id' && first[1] !== 'text' && first[1] === second[1];
+  });
 }
 
 /** Key parts of an index, in order. */
