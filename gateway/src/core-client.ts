@@ -32,11 +32,19 @@ export function encodeValue(value: string): string {
 }
 
 /** The query string of a call, `?` included, or nothing. */
-function queryString(query: Readonly<Record<string, string>>, token: string | undefined): string {
+function queryString(query: Readonly<Record<string, string>>): string {
   let qs = '';
   for (const key in query) qs += `${qs ? '&' : '?'}${encodeURIComponent(key)}=${encodeValue(query[key]!)}`;
-  if (token !== undefined) qs += `${qs ? '&' : '?'}token=${encodeValue(token)}`;
   return qs;
+}
+
+/**
+ * The legacy `token` parameter, as the bearer header the core reads first.
+ * A token that a header cannot carry as it is (anything but visible ASCII)
+ * goes percent-encoded, which the core decodes (core/src/auth/credentials.ts).
+ */
+export function bearerOf(token: string): string {
+  return `Bearer ${/^[\x21-\x24\x26-\x7e]+$/.test(token) ? token : encodeURIComponent(token)}`;
 }
 
 const UNREAD = Symbol('unread');
@@ -74,15 +82,17 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
   return {
     forCaller(credentials) {
       const base: OutgoingHttpHeaders = { accept: 'application/json' };
+      // Credentials travel in headers only: the rewritten call's query holds what the mapping
+      // put there and nothing else. A bearer or Basic header wins over the legacy `token`
+      // parameter, which wins over the cookie, as on the core itself.
       if (credentials.authorization) base['authorization'] = credentials.authorization;
+      else if (credentials.token !== undefined) base['authorization'] = bearerOf(credentials.token);
       if (credentials.cookie) base['cookie'] = credentials.cookie;
-      // A bearer or Basic header wins over the legacy `token` parameter, as on the core itself.
-      const token = credentials.token && !credentials.authorization ? credentials.token : undefined;
       return (call): Promise<CoreAnswer> =>
         new Promise((resolve, reject) => {
           const payload = call.body === undefined || call.method === 'GET' ? null : Buffer.from(JSON.stringify(call.body));
           const headers = payload ? { ...base, 'content-type': 'application/json', 'content-length': payload.length } : base;
-          const req = request({ host: target.hostname, port: target.port, method: call.method, path: call.path + queryString(call.query, token), headers, agent }, (res) => {
+          const req = request({ host: target.hostname, port: target.port, method: call.method, path: call.path + queryString(call.query), headers, agent }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'])));

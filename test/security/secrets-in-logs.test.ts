@@ -1,7 +1,7 @@
 /**
  * No secret reaches a log line. The core and the gateway log at their most
  * verbose level while callers log in, fail to log in, authenticate every way
- * the platform accepts (bearer, query token, cookie, Basic), create accounts
+ * the platform accepts (bearer, query token, cookie, Basic; the token bare or in the JSON quotes of the login answer), create accounts
  * and service accounts, call legacy operations and relay to orchestrators
  * (one of which refuses, so the relay logs its failure); then every captured
  * line of both services is searched for every secret used.
@@ -67,6 +67,14 @@ test('no password, token, client secret or Basic credential appears in any log l
     assert.equal((await request(`${gw.url}/whoami`, init)).status, 200);
   }
   assert.equal((await request(`${gw.url}/whoami?token=${admin.token}`)).status, 200);
+  // The token in the JSON quotes of the login answer, as a client keeping the raw body sends it.
+  const quotedToken = encodeURIComponent(JSON.stringify(admin.token));
+  secrets.set('a quoted, percent-encoded token', quotedToken);
+  for (const init of [{ headers: { authorization: `Bearer ${JSON.stringify(admin.token)}` } }, { headers: { cookie: `token=${quotedToken}` } }, {}]) {
+    assert.equal((await request(`${gw.url}/whoami${'headers' in init ? '' : `?token=${quotedToken}`}`, init)).status, 200);
+  }
+  assert.equal((await request(`${gw.url}/workflow_engine/getJob/0000000000000000000000a1?token=${quotedToken}`)).status, 500);
+  assert.equal((await request(`${gw.url}/user-management/roles?token=${quotedToken}`)).status, 200);
   // Legacy operations carry the caller's credentials onward to the core.
   assert.equal((await request(`${gw.url}/workflow_engine/getJob/0000000000000000000000a1?token=${admin.token}`)).status, 500);
   assert.equal((await request(`${gw.url}/workflow_engine/getJob/0000000000000000000000a1`, { headers: { authorization: `Basic ${basic}` } })).status, 500);

@@ -5,6 +5,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AuthState } from '../auth/authenticate.ts';
+import { withoutCredentials } from '../auth/credentials.ts';
 import { can } from '../auth/caller.ts';
 import type { Caller } from '../auth/caller.ts';
 import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors.ts';
@@ -13,9 +14,6 @@ import type { RawParam } from '../search/query-string.ts';
 import type { RequestState } from './request-context.ts';
 import type { SurfaceState } from './error-handler.ts';
 import type { AnyRoute, Surface } from './route.ts';
-
-/** Parameters any route accepts: the credential ones, read by authentication. */
-const ALWAYS_ALLOWED = new Set(['token']);
 
 function checkNoQuery(queryString: string): Record<string, never> {
   let params: RawParam[];
@@ -26,9 +24,8 @@ function checkNoQuery(queryString: string): Record<string, never> {
     if (!(err instanceof QueryStringError)) throw err;
     throw new ValidationError(`Invalid query: ${err.parameter} ${err.message}`, [{ parameter: err.parameter, message: err.message }]);
   }
-  const extra = params.filter((p) => !ALWAYS_ALLOWED.has(p.name));
-  if (extra.length > 0) {
-    const details = extra.map((p) => ({ parameter: p.name, message: 'is not a parameter of this operation' }));
+  if (params.length > 0) {
+    const details = params.map((p) => ({ parameter: p.name, message: 'is not a parameter of this operation' }));
     throw new ValidationError(`Invalid query: ${details.map((d) => d.parameter).join(', ')} not accepted`, details);
   }
   return {};
@@ -57,7 +54,9 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
       const caller = authorize(route, ctx.state as AuthState);
       const rawBody = (ctx.request as { body?: unknown }).body;
       const params = route.input.params ? route.input.params.validate({ ...ctx.params }) : {};
-      const query = route.input.query ? route.input.query.validate(ctx.querystring) : checkNoQuery(ctx.querystring);
+      // Credentials are authentication's alone (it has read them already): no validator ever sees them.
+      const queryString = withoutCredentials(ctx.querystring);
+      const query = route.input.query ? route.input.query.validate(queryString) : checkNoQuery(queryString);
       let body: unknown;
       if (route.input.body) body = route.input.body.validate(rawBody ?? {});
       else if (!isEmptyBody(rawBody)) {

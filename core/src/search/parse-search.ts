@@ -41,8 +41,9 @@ export interface SearchRequest extends ReadOptions {
 }
 
 const CONDITION = /^([a-z-]+)\[([^\]]*)\]$/;
-const SINGLE = new Set(['q', 'include', 'exclude', 'dereference', 'sort', 'order', 'skip', 'limit', 'token']);
-const READ_ONLY = new Set(['include', 'exclude', 'dereference', 'token']);
+// `token` is not here: credentials are removed before any validator runs (http/mount.ts).
+const SINGLE = new Set(['q', 'include', 'exclude', 'dereference', 'sort', 'order', 'skip', 'limit']);
+const READ_ONLY = new Set(['include', 'exclude', 'dereference']);
 const WHOLE_NUMBER = /^(0|[1-9][0-9]{0,15})$/;
 
 /** Collects problems so that one answer lists all of them. */

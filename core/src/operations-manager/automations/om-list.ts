@@ -73,8 +73,7 @@ export function omListQuery(type: DocType, extras: ExtraFilters = []): Validator
             if (!(err instanceof LeafError || err instanceof QueryStringError)) throw err;
             problems.push({ parameter: p.name, message: err.message });
           }
-        } else if (p.name !== 'token') {
-          // `token` is the credential parameter every route accepts; authentication has read it.
+        } else {
           kept.push(`${encodeURIComponent(p.name)}=${p.raw}`);
         }
       }
