@@ -70,8 +70,9 @@ test('no password, token, client secret or Basic credential appears in any log l
   // The token in the JSON quotes of the login answer, as a client keeping the raw body sends it.
   const quotedToken = encodeURIComponent(JSON.stringify(admin.token));
   secrets.set('a quoted, percent-encoded token', quotedToken);
-  for (const init of [{ headers: { authorization: `Bearer ${JSON.stringify(admin.token)}` } }, { headers: { cookie: `token=${quotedToken}` } }, {}]) {
-    assert.equal((await request(`${gw.url}/whoami${'headers' in init ? '' : `?token=${quotedToken}`}`, init)).status, 200);
+  const quotedWays: Array<[string, Record<string, string>]> = [['', { authorization: `Bearer ${JSON.stringify(admin.token)}` }], ['', { cookie: `token=${quotedToken}` }], [`?token=${quotedToken}`, {}]];
+  for (const [query, headers] of quotedWays) {
+    assert.equal((await request(`${gw.url}/whoami${query}`, { headers })).status, 200);
   }
   assert.equal((await request(`${gw.url}/workflow_engine/getJob/0000000000000000000000a1?token=${quotedToken}`)).status, 500);
   assert.equal((await request(`${gw.url}/user-management/roles?token=${quotedToken}`)).status, 200);
