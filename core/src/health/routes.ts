@@ -1,12 +1,13 @@
 /**
- * Health: a public liveness probe for load balancers, and the server and
- * application reports, which need credentials like every other route
+ * Health: a public liveness probe for load balancers, and the server,
+ * system (host) and application reports, which need credentials like every other route
  * (decisions.md item 7: clients probe /health/applications to learn whether
  * their session is still valid).
  */
 import { defineRoute } from '../http/route.ts';
 import type { AnyRoute } from '../http/route.ts';
 import type { Store } from '../store/types.ts';
+import { systemReport } from './system.ts';
 
 export interface HealthDeps {
   readonly store: Store;
@@ -63,6 +64,19 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
             status: reachable ? 'running' : 'degraded',
           },
         };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/health/system',
+      name: 'getSystemHealth',
+      provenance: 'Health',
+      roles: 'authenticated',
+      surface: 'plain',
+      description: 'The host: architecture, OS release, uptime, memory, load and CPUs',
+      input: {},
+      async handle() {
+        return { body: systemReport() };
       },
     }),
     defineRoute({

@@ -18,7 +18,7 @@ const NO_BODY = new Set([
   'PUT /profiles/:id/active',
 ]);
 /** Routes any authenticated caller may use, whatever their roles. */
-const ANY_CALLER = new Set(['GET /health/server', 'GET /health/applications', 'GET /health/adapters', 'POST /logout', 'GET /whoami']);
+const ANY_CALLER = new Set(['GET /health/server', 'GET /health/system', 'GET /health/applications', 'GET /health/adapters', 'POST /logout', 'GET /whoami']);
 
 test('every core route declares a method name, provenance, roles, surface and its inputs', async () => {
   const store = SqliteStore.open({ dataDir: ':memory:' });
