@@ -3,7 +3,8 @@
  * in front of the gateway's Koa app: a rewritten call is the gateway's
  * busiest path, and Koa's dispatch cost it more than the rewrite itself
  * (BENCHMARKS.md). Each answer carries `Deprecation` (RFC 9745), `Sunset`
- * (RFC 8594) and, when there is one, a `Link` to the successor. At or after
+ * (RFC 8594) and, when there is one, a `Link` to the successor as a concrete
+ * URL for this call (mapping/successor.ts). At or after
  * its removal release (or inside a brownout window) an operation answers 410
  * with a plain string naming its replacement. Failures answer the legacy
  * way: a plain JSON string, status 500. Every call is recorded for the
@@ -21,6 +22,7 @@ import { readLegacyBody } from './legacy/body.ts';
 import type { BodyResult } from './legacy/body.ts';
 import { legacyMatcher } from './legacy/match.ts';
 import { RawJson } from './mapping/pluck.ts';
+import { successorLink, successorTemplate } from './mapping/successor.ts';
 import { LegacyFailure, runEntry } from './mapping/run.ts';
 import type { CallCore, Hatch } from './mapping/run.ts';
 import type { Entry } from './mapping/types.ts';
@@ -47,14 +49,12 @@ export interface LegacyDeps {
   readonly now?: () => number;
 }
 
-/** The headers of an entry, the same on every answer. */
+/** The headers of an entry that are the same on every answer; `Link` depends on the call. */
 export function deprecationHeaders(entry: Entry, calendar: ReleaseCalendar): Record<string, string> {
-  const headers: Record<string, string> = {
+  return {
     Deprecation: `@${Math.floor(calendar.dateOf(entry.deprecated).getTime() / 1000)}`,
     Sunset: calendar.dateOf(entry.removed).toUTCString(),
   };
-  if (entry.replacement) headers['Link'] = `<${entry.replacement.path}>; rel="successor-version"`;
-  return headers;
 }
 
 export function goneMessage(entry: Entry): string {
@@ -132,6 +132,8 @@ interface Prepared {
   /** Its brownout windows, as [from, until) in epoch ms. */
   readonly windows: ReadonlyArray<readonly [number, number]>;
   readonly replacement: string | null;
+  /** The successor's URL template (mapping/successor.ts); null when there is no concrete one. */
+  readonly successor: string | null;
 }
 
 /** What every call of one handler shares. */
@@ -156,6 +158,8 @@ class LegacyCall implements Call {
   readonly callCore: CallCore;
   private readonly credentials: Credentials;
   caller: CallerCheck = { kind: 'unknown' };
+  /** The legacy body once read; a successor whose ids travel in it has no Link before. */
+  private body: unknown = undefined;
 
   constructor(private readonly shared: Shared, private readonly prepared: Prepared, readonly params: Record<string, string>, readonly query: URLSearchParams, private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly pathname: string) {
     this.started = shared.now();
@@ -170,8 +174,19 @@ class LegacyCall implements Call {
     return (this.child ??= this.shared.deps.logger.child({ requestId: this.requestId }));
   }
 
-  readBody(): Promise<BodyResult> {
-    return readLegacyBody(this.req, this.shared.deps.bodyLimit);
+  async readBody(): Promise<BodyResult> {
+    const read = await readLegacyBody(this.req, this.shared.deps.bodyLimit);
+    if ('body' in read) this.body = read.body;
+    return read;
+  }
+
+  /** `Link: <concrete successor URL>; rel="successor-version"` for this call, when there is one. */
+  private link(): Record<string, string> | null {
+    const { successor } = this.prepared;
+    if (successor === null) return null;
+    const query = Object.fromEntries([...this.query].filter(([k]) => k !== 'token'));
+    const value = successorLink(successor, { params: this.params, query, body: this.body });
+    return value === null ? null : { Link: value };
   }
 
   start(): void {
@@ -214,7 +229,7 @@ class LegacyCall implements Call {
       // An answer copied out of the core's JSON goes out as those bytes (mapping/pluck.ts); any other is serialised.
       const payload = result.body instanceof RawJson ? result.body.bytes : (JSON.stringify(result.body) ?? 'null');
       if (!res.headersSent && !res.destroyed) {
-        res.writeHead(result.status, { ...this.prepared.headers, ...result.headers, 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length });
+        res.writeHead(result.status, { ...this.prepared.headers, ...this.link(), ...result.headers, 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length });
         res.end(req.method === 'HEAD' ? undefined : payload);
       }
     } catch (err) {
@@ -248,6 +263,7 @@ export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: Ser
     removed: compareReleases(deps.release, entry.removed) >= 0,
     windows: deps.brownouts.filter((b) => b.operations.includes('*') || b.operations.includes(entry.id) || b.operations.includes(entry.operation)).map((b) => [Date.parse(b.from), Date.parse(b.until)] as const),
     replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
+    successor: successorTemplate(entry),
   }]));
 
   return (req, res, pathname) => {

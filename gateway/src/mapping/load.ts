@@ -31,6 +31,11 @@ function checkEntry(entry: Entry, at: string, calendar: ReleaseCalendar, hatches
     if (!calendar.has(entry[key])) problems.push(`${at}.${key}: the release calendar (config/releases.json) has no date for ${entry[key]}`);
   }
   const params = new Set(pathParams(entry.legacy.path));
+  for (const ref of entry.successor === undefined ? [] : references(entry.successor)) {
+    const [root, first] = ref.split('.');
+    if (!['params', 'query', 'body'].includes(root!)) problems.push(`${at}.successor: {${ref}} must name params, query or body`);
+    else if (root === 'params' && first && !params.has(first)) problems.push(`${at}.successor: {${ref}} names a path parameter the legacy path ${entry.legacy.path} does not have`);
+  }
   const vars = new Set<string>();
   entry.steps.forEach((step: Step, i) => {
     const here = `${at}.steps[${i}]`;

@@ -22,6 +22,12 @@ export interface Entry {
   readonly deprecated: string;
   readonly removed: string;
   readonly replacement: Route | null;
+  /**
+   * The replacement as a concrete URL template for the Link header, when it
+   * cannot be read from the call steps (mapping/successor.ts): ids from the
+   * body, or a list route narrowed to this call's id.
+   */
+  readonly successor?: string;
   readonly note?: string;
   readonly steps: readonly Step[];
 }
