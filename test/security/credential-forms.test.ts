@@ -18,28 +18,11 @@ import type { Server } from 'node:http';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { compareReleases } from '../../gateway/src/releases.ts';
 import { ADMIN_PASSWORD, request, startCore } from '../helpers/core.ts';
+import { CREDENTIAL_FORMS as FORMS } from '../helpers/credential-forms.ts';
+import type { CredentialForm as Form } from '../helpers/credential-forms.ts';
 import type { JsonResponse, RunningCore } from '../helpers/core.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
-
-interface Form {
-  readonly name: string;
-  /** Headers and query suffix for a bare token. */
-  apply(token: string): { headers: Record<string, string>; query: string | null };
-}
-
-const quoted = (token: string): string => JSON.stringify(token);
-const FORMS: readonly Form[] = [
-  { name: 'Basic', apply: () => ({ headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}` }, query: null }) },
-  { name: 'Bearer', apply: (t) => ({ headers: { authorization: `Bearer ${t}` }, query: null }) },
-  { name: 'Bearer "quoted"', apply: (t) => ({ headers: { authorization: `Bearer ${quoted(t)}` }, query: null }) },
-  { name: 'Bearer %22quoted%22', apply: (t) => ({ headers: { authorization: `Bearer ${encodeURIComponent(quoted(t))}` }, query: null }) },
-  { name: 'cookie', apply: (t) => ({ headers: { cookie: `token=${t}` }, query: null }) },
-  { name: 'cookie "quoted"', apply: (t) => ({ headers: { cookie: `lang=en; token=${quoted(t)}` }, query: null }) },
-  { name: 'cookie %22quoted%22', apply: (t) => ({ headers: { cookie: `token=${encodeURIComponent(quoted(t))}` }, query: null }) },
-  { name: 'query', apply: (t) => ({ headers: {}, query: `token=${t}` }) },
-  { name: 'query %22quoted%22', apply: (t) => ({ headers: {}, query: `token=${encodeURIComponent(quoted(t))}` }) },
-];
 
 /** What reached the core from the gateway, as the core's socket saw it. */
 interface Seen {
@@ -118,7 +101,7 @@ function refusal(res: JsonResponse): string | null {
 }
 
 test('the login answer is a JSON string: the quoted forms below are what a client that keeps the raw body sends', () => {
-  assert.equal(loginBody, quoted(token));
+  assert.equal(loginBody, JSON.stringify(token));
   assert.match(token, /^[^"]+$/);
 });
 
