@@ -169,3 +169,12 @@ test('a wrong token refused in the quoted form is refused like the bare one, so 
   const half = await request(`${core.url}/whoami?token=${encodeURIComponent(`"${token}`)}`);
   assert.equal(half.status, 401, 'an opening quote alone is part of the token, which then matches none');
 });
+
+test('the token parameter is removed from the query however its name is written, and the rest of the query still counts', async () => {
+  const encodedName = await request(`${core.url}/authorization/accounts?limit=1&tok%65n=${token}`);
+  assert.equal(encodedName.status, 200, JSON.stringify(encodedName.body));
+  assert.equal((encodedName.body as { results: unknown[] }).results.length, 1, 'limit still applies');
+  const search = await request(`${core.url}/operations-manager/jobs?token=${encodeURIComponent(JSON.stringify(token))}&limit=1&bogus=1`);
+  assert.equal(search.status, 400, 'other unknown parameters are still refused');
+  assert.deepEqual((search.body as { metadata: { errors: Array<{ parameter: string }> } }).metadata.errors.map((e) => e.parameter), ['bogus']);
+});
