@@ -13,6 +13,7 @@ import type Router from '@koa/router';
 import { bodyDepthError } from '../../core/src/http/body-depth.ts';
 import type { AnyRoute } from '../../core/src/http/route.ts';
 import { mountRoutes } from '../../core/src/http/mount.ts';
+import { withoutCredentials } from '../../core/src/auth/credentials.ts';
 import { splitQueryString } from '../../core/src/search/query-string.ts';
 import { bodyBytes } from './wire.ts';
 import type { HostileRequest } from './wire.ts';
@@ -115,10 +116,12 @@ export function judge(table: RouteTable, req: HostileRequest): Verdict {
   }
   const paramsProblem = route.input.params ? throws(() => route.input.params!.validate({ ...params })) : null;
   if (paramsProblem) return { kind: 'rejected', route, reason: `params: ${paramsProblem}` };
+  // Credentials are authentication's alone: every route reads its query without them (docs/auth.md).
+  const query = withoutCredentials(req.query);
   const queryProblem = route.input.query
-    ? throws(() => route.input.query!.validate(req.query))
+    ? throws(() => route.input.query!.validate(query))
     : throws(() => {
-        if (splitQueryString(req.query).some((p) => p.name !== 'token')) throw new Error('undeclared query parameter');
+        if (splitQueryString(query).length > 0) throw new Error('undeclared query parameter');
       });
   if (queryProblem) return { kind: 'rejected', route, reason: `query: ${queryProblem}` };
   if ('raw' in body) {

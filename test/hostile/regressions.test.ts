@@ -99,3 +99,10 @@ test('a body nested deeper than 256 levels is refused as INVALID_JSON, directly 
     await gateway.close();
   }
 });
+
+test('a token parameter beside a valid Authorization header is the credential, not a parameter: the route answers (fuzz seed 247781316)', async () => {
+  for (const query of ['token=%00', 'token=', 'tok%65n=x&limit=1']) {
+    const answer = await send(core.url, admin('GET', '/transformations', query), tokens());
+    assert.equal(answer.status, 200, `/transformations?${query}: ${answer.text}`);
+  }
+});
