@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'INVALID_JSON'
   | 'PAYLOAD_TOO_LARGE'
+  | 'DOCUMENT_TOO_LARGE'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
@@ -104,6 +105,17 @@ export class StoreUnavailableError extends AppError {
 export class StoreFullError extends AppError {
   constructor(cause?: unknown) {
     super(507, 'STORE_FULL', "The store's disk is full; free space in its data directory and try again", [], { cause });
+  }
+}
+
+/**
+ * A document the store cannot hold: larger than a MongoDB document may be
+ * (16 MiB of BSON). Both stores refuse it, so a change SQLite accepts is
+ * never one MongoDB refuses.
+ */
+export class DocumentTooLargeError extends AppError {
+  constructor(readonly collection: string, readonly bytes: number, readonly limit: number) {
+    super(413, 'DOCUMENT_TOO_LARGE', `The ${collection} document would take ${bytes} bytes; a stored document may take at most ${limit}`);
   }
 }
 

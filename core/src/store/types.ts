@@ -82,16 +82,21 @@ export interface DocCollection {
 export type WriteOp =
   | { readonly op: 'insert'; readonly collection: CollectionName; readonly doc: Doc }
   | { readonly op: 'replace'; readonly collection: CollectionName; readonly doc: Doc }
-  | { readonly op: 'replaceIfRev'; readonly collection: CollectionName; readonly doc: Doc; readonly expectedRev: number | null };
+  | { readonly op: 'replaceIfRev'; readonly collection: CollectionName; readonly doc: Doc; readonly expectedRev: number | null }
+  /**
+   * Sets these top-level fields on every document `where` selects, leaving
+   * the rest of each as it is at commit time: for a change to documents
+   * another writer may rewrite meanwhile (a read-then-replace would undo it).
+   */
+  | { readonly op: 'setFields'; readonly collection: CollectionName; readonly where: Condition; readonly fields: Readonly<Record<string, unknown>> };
 
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';
   collection(name: CollectionName): DocCollection;
   /**
-   * Applies writes in order. The embedded store makes them one transaction;
-   * MongoDB (without a replica set) applies them one by one, so callers put
-   * the write that decides (a `replaceIfRev`) first. False, with nothing
-   * after it applied, when a `replaceIfRev` finds the revision moved on.
+   * Applies writes in order, all or nothing: one transaction on either store
+   * (MongoDB runs only on a replica set for this; docs/deployment.md). False,
+   * with nothing applied, when a `replaceIfRev` finds the revision moved on.
    */
   batch(ops: readonly WriteOp[]): Promise<boolean>;
   close(): Promise<void>;

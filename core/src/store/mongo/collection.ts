@@ -1,19 +1,25 @@
 /**
  * One MongoDB collection behind the DocCollection interface. Behaviour follows
  * the SQLite store: `_id` is the string the document carries, documents are
- * stored and returned as plain JSON, and a batch insert is all or nothing as
- * far as a server without transactions allows.
+ * stored and returned as plain JSON (keys MongoDB cannot hold as they are are
+ * escaped, ./codec.ts), a multi-document write is one transaction, and every
+ * server failure reaches callers as the error family's (./errors.ts).
  */
-import { MongoBulkWriteError, MongoServerError } from 'mongodb';
-import type { Collection, Filter } from 'mongodb';
+import { MongoServerError } from 'mongodb';
+import type { ClientSession, Collection, Document, Filter } from 'mongodb';
+import { ConflictError } from '../../errors.ts';
 import type { Condition } from '../../search/conditions.ts';
 import { toMongoFilter, toMongoSort } from '../../search/to-mongo.ts';
 import type { CollectionName, CollectionSpec } from '../collections.ts';
 import { DuplicateKeyError } from '../types.ts';
 import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
 import { applyProjection } from '../../search/projection.ts';
+import { decodeDoc, encodeDoc } from './codec.ts';
+import { mongoStoreError } from './errors.ts';
 import { planIndexes, readListedIndex } from './indexes.ts';
 import type { IndexPlan } from './indexes.ts';
+
+export { duplicateKeyName } from './errors.ts';
 
 /** Stored shape: any JSON object whose `_id` is a string. */
 export type StoredDoc = Doc & { _id: string };
@@ -21,75 +27,74 @@ export type StoredDoc = Doc & { _id: string };
 /** Reads give up after this long instead of holding a request forever. */
 export const MAX_TIME_MS = 30_000;
 
-const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
 const INDEX_NOT_FOUND = 27;
 
-/** `E11000 duplicate key error collection: iap.jobs index: _id_ dup key: ...` names the index. */
-export function duplicateKeyName(message: string): '_id' | 'unique key' {
-  return /\bindex: _id_ /.test(message) ? '_id' : 'unique key';
-}
+/** Runs `fn` in a transaction, retried by the driver's rules; errors come back unmapped. */
+export type Transact = <T>(fn: (session: ClientSession) => Promise<T>) => Promise<T>;
 
 export class MongoCollection implements DocCollection {
   readonly name: CollectionName;
 
-  constructor(private readonly coll: Collection<StoredDoc>, private readonly spec: CollectionSpec) {
+  constructor(private readonly coll: Collection<StoredDoc>, private readonly spec: CollectionSpec, private readonly transact: Transact) {
     this.name = spec.name;
   }
 
-  /**
-   * A JSON round trip gives the SQLite store's semantics (Dates become ISO
-   * strings, undefined members vanish) and keeps the driver from touching the
-   * caller's object.
-   */
-  private toStored(doc: Doc): StoredDoc {
+  toStored(doc: Doc): StoredDoc {
     const id = doc['_id'];
     if (typeof id !== 'string' || id.length === 0) throw new TypeError(`${this.name}: documents need a string _id`);
-    return JSON.parse(JSON.stringify(doc)) as StoredDoc;
+    return encodeDoc(this.name, doc) as StoredDoc;
   }
 
-  private duplicate(err: unknown): DuplicateKeyError | null {
-    if (!(err instanceof MongoServerError) || err.code !== DUPLICATE_KEY) return null;
-    return new DuplicateKeyError(this.name, duplicateKeyName(err.message));
+  private async mapped<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw mongoStoreError(err, this.name);
+    }
+  }
+
+  // The *In methods are the writes a transaction is made of: they throw the
+  // driver's errors unchanged, because the driver reads their labels to decide
+  // whether to retry the transaction.
+  async insertIn(stored: StoredDoc, session?: ClientSession): Promise<void> {
+    await this.coll.insertOne(stored, { session });
+  }
+
+  async replaceIn(stored: StoredDoc, session?: ClientSession): Promise<boolean> {
+    return (await this.coll.replaceOne({ _id: stored._id }, stored, { session })).matchedCount === 1;
+  }
+
+  async replaceIfRevIn(stored: StoredDoc, expectedRev: number | null, session?: ClientSession): Promise<boolean> {
+    // `_rev: null` also matches a document without `_rev`, as SQL's `IS NULL` does in the embedded store.
+    return (await this.coll.replaceOne({ _id: stored._id, _rev: expectedRev } as Filter<StoredDoc>, stored, { session })).matchedCount === 1;
+  }
+
+  async setFieldsIn(where: Condition, fields: Readonly<Record<string, unknown>>, session?: ClientSession): Promise<number> {
+    const set = encodeDoc(this.name, { ...fields });
+    if (Object.keys(set).length === 0) return 0;
+    return (await this.coll.updateMany(toMongoFilter(where) as Filter<StoredDoc>, { $set: set as Partial<StoredDoc> }, { session })).matchedCount;
   }
 
   async insertOne(doc: Doc): Promise<void> {
     const stored = this.toStored(doc);
-    try {
-      await this.coll.insertOne(stored);
-    } catch (err) {
-      throw this.duplicate(err) ?? err;
-    }
+    await this.mapped(() => this.insertIn(stored));
   }
 
   async insertMany(docs: readonly Doc[]): Promise<void> {
     const stored = docs.map((d) => this.toStored(d));
     if (stored.length === 0) return;
-    try {
-      await this.coll.insertMany(stored, { ordered: true });
-    } catch (err) {
-      if (!(err instanceof MongoBulkWriteError)) throw err;
-      const writeErrors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-      const first = writeErrors[0];
-      // Ordered: everything before the first failed write was inserted by this
-      // call and nothing after it, so exactly those are taken back. Readers may
-      // see them briefly; without a replica set there is no transaction.
-      if (first) {
-        const inserted = stored.slice(0, first.index).map((d) => d._id);
-        if (inserted.length > 0) await this.coll.deleteMany({ _id: { $in: inserted } });
-        if (first.code === DUPLICATE_KEY) throw new DuplicateKeyError(this.name, duplicateKeyName(first.errmsg ?? ''));
-      }
-      throw err;
-    }
+    await this.mapped(() => this.transact((session) => this.coll.insertMany(stored, { ordered: true, session })));
   }
 
   async findById(id: string): Promise<Doc | null> {
-    return this.coll.findOne({ _id: id }, { maxTimeMS: MAX_TIME_MS });
+    const found = await this.mapped(() => this.coll.findOne({ _id: id }, { maxTimeMS: MAX_TIME_MS }));
+    return found ? decodeDoc(found) : null;
   }
 
   async findByIds(ids: readonly string[]): Promise<Doc[]> {
     if (ids.length === 0) return [];
-    return this.coll.find({ _id: { $in: [...ids] } }, { maxTimeMS: MAX_TIME_MS }).toArray();
+    return (await this.mapped(() => this.coll.find({ _id: { $in: [...ids] } }, { maxTimeMS: MAX_TIME_MS }).toArray())).map(decodeDoc);
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
@@ -101,7 +106,7 @@ export class MongoCollection implements DocCollection {
         ? Promise.resolve([])
         : this.coll.find(filter, { sort, skip: query.skip, limit: query.limit, maxTimeMS: MAX_TIME_MS }).toArray();
       const [docs, total] = await Promise.all([page, this.countFilter(filter)]);
-      return { docs, total };
+      return { docs: docs.map(decodeDoc), total };
     } catch (err) {
       throw this.explain(err);
     }
@@ -134,50 +139,85 @@ export class MongoCollection implements DocCollection {
       // The search service recognises "text index required" and answers 400.
       return new Error(`${this.name}: text index required for text search; build it with POST /indexes/${this.name}`, { cause: err });
     }
-    return err;
+    return mongoStoreError(err, this.name);
   }
 
   async replaceOne(doc: Doc): Promise<boolean> {
     const stored = this.toStored(doc);
-    try {
-      return (await this.coll.replaceOne({ _id: stored._id }, stored)).matchedCount === 1;
-    } catch (err) {
-      throw this.duplicate(err) ?? err;
-    }
+    return this.mapped(() => this.replaceIn(stored));
   }
 
   async replaceIfRev(doc: Doc, expectedRev: number | null): Promise<boolean> {
     const stored = this.toStored(doc);
-    const result = await this.coll.replaceOne({ _id: stored._id, _rev: expectedRev } as Filter<StoredDoc>, stored);
-    return result.matchedCount === 1;
+    return this.mapped(() => this.replaceIfRevIn(stored, expectedRev));
   }
 
   async deleteOne(id: string): Promise<boolean> {
-    return (await this.coll.deleteOne({ _id: id })).deletedCount === 1;
+    return this.mapped(async () => (await this.coll.deleteOne({ _id: id })).deletedCount === 1);
   }
 
   async indexStatus(): Promise<IndexStatus> {
     return (await this.plan()).status;
   }
 
+  /**
+   * Builds what is missing without dropping anything first; an index that
+   * must be replaced (misnamed, or its name held by another definition) is
+   * dropped only right before its replacement is built, and put back as it
+   * was when that fails, so a failed build (a unique index meeting duplicate
+   * data) leaves every index there was. A declared text index that a foreign
+   * one blocks (one text index per collection) is a 409 naming it, after the
+   * rest is built.
+   */
   async buildIndexes(): Promise<IndexStatus> {
-    const { drop, create } = await this.plan();
-    for (const name of drop) await this.coll.dropIndex(name);
-    if (create.length > 0) {
-      await this.coll.createIndexes(create.map((ix) => (ix.unique ? { key: ix.key, name: ix.name, unique: true } : { key: ix.key, name: ix.name })));
+    const plan = await this.plan();
+    const replaced = new Set(plan.replace.map((r) => r.index.name));
+    const fresh = plan.create.filter((ix) => !replaced.has(ix.name));
+    await this.mapped(() => this.createIndexes(fresh)).catch((err: unknown) => {
+      throw this.buildFailed(err);
+    });
+    for (const { index, drop } of plan.replace) {
+      for (const old of drop) await this.mapped(() => this.coll.dropIndex(old.name));
+      try {
+        await this.mapped(() => this.createIndexes([index]));
+      } catch (err) {
+        for (const old of drop) await this.coll.createIndex(old.key as Document, restoreOptions(old)).catch(() => undefined);
+        throw this.buildFailed(err);
+      }
+    }
+    if (plan.blocked.length > 0) {
+      const [first] = plan.blocked;
+      throw new ConflictError(`${this.name}: the text index ${first!.index.name} cannot be built while the text index ${first!.by} exists (MongoDB allows one text index per collection); drop ${first!.by} and build again`);
     }
     return this.indexStatus();
   }
 
+  private buildFailed(err: unknown): unknown {
+    if (err instanceof DuplicateKeyError) return new ConflictError(`${this.name}: a unique index cannot be built while documents share its key; remove the duplicates and build again`);
+    return err;
+  }
+
+  private async createIndexes(list: readonly { name: string; key: Record<string, 1 | -1 | 'text'>; unique?: boolean }[]): Promise<void> {
+    if (list.length === 0) return;
+    // One command: the server builds all of them or, when one fails, none.
+    await this.coll.createIndexes(list.map((ix) => (ix.unique ? { key: ix.key, name: ix.name, unique: true } : { key: ix.key, name: ix.name })));
+  }
+
   private async plan(): Promise<IndexPlan> {
-    let listed;
+    let listed: Document[];
     try {
       listed = await this.coll.listIndexes().toArray();
     } catch (err) {
       // A collection that does not exist yet has no indexes at all.
-      if (!(err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND)) throw err;
+      if (!(err instanceof MongoServerError && err.code === NAMESPACE_NOT_FOUND)) throw mongoStoreError(err, this.name);
       listed = [];
     }
     return planIndexes(this.spec.indexes, listed.map(readListedIndex));
   }
+}
+
+/** The options an index was listed with, minus what createIndex refuses to be given. */
+function restoreOptions(info: { name: string; raw: Document }): Document {
+  const { key: _key, v: _v, ns: _ns, ...options } = info.raw;
+  return { ...options, name: info.name };
 }

@@ -14,13 +14,27 @@ export interface ListedIndex {
   readonly parts: ReadonlyArray<[string, number | string]>;
   readonly unique: boolean;
   readonly textFields: ReadonlySet<string>;
+  /** The key and options as listed, to build the index again as it was. */
+  readonly key: Readonly<Record<string, unknown>>;
+  readonly raw: Document;
+}
+
+/** A declared index to build in place of existing ones, which must go first (same name, or same key). */
+export interface Replacement {
+  readonly index: IndexDescription;
+  readonly drop: readonly ListedIndex[];
 }
 
 export interface IndexPlan {
   readonly status: IndexStatus;
   /** Existing indexes to drop first: misnamed ones, and ones holding a declared name with another definition. */
   readonly drop: string[];
+  /** Declared indexes to build, blocked ones left out. */
   readonly create: IndexDescription[];
+  /** The part of `create` that replaces existing indexes, with what each must drop first. */
+  readonly replace: Replacement[];
+  /** Declared text indexes a foreign text index keeps from being built: the server allows one per collection. */
+  readonly blocked: ReadonlyArray<{ readonly index: IndexDescription; readonly by: string }>;
 }
 
 /** The implicit primary index; never missing, never external. */
@@ -44,6 +58,8 @@ export function readListedIndex(info: Document): ListedIndex {
     parts,
     unique: info['unique'] === true,
     textFields: new Set(isText ? Object.keys(weights) : []),
+    key,
+    raw: info,
   };
 }
 
@@ -81,6 +97,7 @@ export function planIndexes(declared: readonly IndexDescription[], existing: rea
   const missing: IndexDescription[] = [];
   const misnamed: IndexDescription[] = [];
   const drop: string[] = [];
+  const misnamedFrom = new Map<string, ListedIndex>();
   for (const ix of declared) {
     const free = candidates.filter((e) => !used.has(e.name) && matches(ix, e));
     // Prefer the index that already has the declared name when several fit.
@@ -92,6 +109,7 @@ export function planIndexes(declared: readonly IndexDescription[], existing: rea
     used.add(match.name);
     if (match.name !== ix.name) {
       misnamed.push(ix);
+      misnamedFrom.set(ix.name, match);
       drop.push(match.name);
     }
   }
@@ -102,9 +120,26 @@ export function planIndexes(declared: readonly IndexDescription[], existing: rea
     const squatter = external.find((e) => e.name === ix.name);
     if (squatter && !drop.includes(squatter.name)) drop.push(squatter.name);
   }
+  const byName = new Map(candidates.map((e) => [e.name, e]));
+  const replace: Replacement[] = [];
+  const blocked: Array<{ index: IndexDescription; by: string }> = [];
+  const create: IndexDescription[] = [];
+  for (const ix of [...missing, ...misnamed]) {
+    const goes = [misnamedFrom.get(ix.name), external.find((e) => e.name === ix.name)].filter((e): e is ListedIndex => e !== undefined);
+    const isText = keyParts(ix).some(([, d]) => d === 'text');
+    const foreignText = isText ? external.find((e) => e.textFields.size > 0 && !goes.includes(e)) : undefined;
+    if (foreignText) {
+      blocked.push({ index: ix, by: foreignText.name });
+      continue;
+    }
+    create.push(ix);
+    if (goes.length > 0) replace.push({ index: ix, drop: goes.map((e) => byName.get(e.name)!) });
+  }
   return {
     status: { missing, misnamed, external: external.map(describe), indexed: missing.length === 0 && misnamed.length === 0 },
     drop,
-    create: [...missing, ...misnamed],
+    create,
+    replace,
+    blocked,
   };
 }

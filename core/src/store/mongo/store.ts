@@ -1,27 +1,62 @@
 /**
  * The MongoDB store, chosen when the config has a `mongoUrl`. Documents keep
  * their string `_id`s, so data moves between this store and the embedded one
- * unchanged.
+ * unchanged. Every multi-document change is one transaction, so the store
+ * runs only on a replica set or a sharded cluster (a single-node replica set
+ * is enough) and refuses to start on a standalone server (docs/deployment.md).
  */
-import { MongoClient, MongoServerSelectionError } from 'mongodb';
-import type { Db } from 'mongodb';
+import { MongoClient, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import type { ClientSession, Db, Document, MongoClientOptions } from 'mongodb';
 import { collectionSpec, COLLECTION_NAMES } from '../collections.ts';
 import type { CollectionName } from '../collections.ts';
 import type { Store, WriteOp } from '../types.ts';
 import { MongoCollection } from './collection.ts';
 import type { StoredDoc } from './collection.ts';
+import { mongoStoreError } from './errors.ts';
 import { parseMongoUrl, redact, urlHasOption } from './url.ts';
 
 /** Long enough for a healthy replica set election, short enough that a wrong URL fails at start. */
 const SERVER_SELECTION_TIMEOUT_MS = 5_000;
 
+/** Aborts a batch's transaction when a revision check fails; never leaves the store. */
+class RevisionMoved extends Error {}
+
+/**
+ * Why this server cannot hold the store, from its `hello` answer, or null
+ * when it can: transactions need a replica set member (`setName`) or a
+ * mongos (`msg: 'isdbgrid'`).
+ */
+export function transactionsUnsupported(hello: Document): string | null {
+  if (typeof hello['setName'] === 'string' || hello['msg'] === 'isdbgrid') return null;
+  return 'is a standalone server; the core needs a replica set because every job change is a multi-document transaction. A single-node replica set is enough: start mongod with --replSet rs0 and run rs.initiate() once (docs/deployment.md)';
+}
+
+/**
+ * Driver options the store relies on, each only where the URL does not set
+ * it (an option given here would override the URL's): writes acknowledged
+ * by a majority, so a failover cannot roll back what a client was told is
+ * done; majority reads, so no one reads what may be rolled back; and
+ * transactions reading one snapshot.
+ */
+export function clientOptions(url: string): MongoClientOptions {
+  const parts = parseMongoUrl(url);
+  const has = (option: string) => urlHasOption(parts, option);
+  return {
+    ...(has('serverSelectionTimeoutMS') ? {} : { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS }),
+    ...(has('w') ? {} : { writeConcern: { w: 'majority' } }),
+    ...(has('readConcernLevel') ? {} : { readConcern: { level: 'majority' } }),
+    ...(has('retryWrites') ? {} : { retryWrites: true }),
+  };
+}
+
 export class MongoStore implements Store {
   readonly kind = 'mongodb' as const;
   private readonly collections = new Map<CollectionName, MongoCollection>();
 
-  private constructor(private readonly client: MongoClient, db: Db) {
+  private constructor(private readonly client: MongoClient, private readonly db: Db) {
+    const transact = <T>(fn: (session: ClientSession) => Promise<T>) => this.transact(fn);
     for (const name of COLLECTION_NAMES) {
-      this.collections.set(name, new MongoCollection(db.collection<StoredDoc>(name), collectionSpec(name)));
+      this.collections.set(name, new MongoCollection(db.collection<StoredDoc>(name), collectionSpec(name), transact));
     }
   }
 
@@ -34,17 +69,17 @@ export class MongoStore implements Store {
     };
     let client: MongoClient;
     try {
-      // An option given here would override the URL's, so the default applies only when the URL has none.
-      client = new MongoClient(url, urlHasOption(parts, 'serverSelectionTimeoutMS') ? {} : { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS });
+      client = new MongoClient(url, clientOptions(url));
     } catch (err) {
       throw fail('has an invalid connection string', err);
     }
     try {
       await client.connect();
       const db = client.db(parts.database);
-      await db.command({ ping: 1 });
+      const unsupported = transactionsUnsupported(await db.command({ hello: 1 }));
+      if (unsupported) throw new Error(unsupported);
       const store = new MongoStore(client, db);
-      await store.prepareNewCollections(db);
+      await store.prepareNewCollections();
       return store;
     } catch (err) {
       await client.close().catch(() => undefined);
@@ -55,35 +90,66 @@ export class MongoStore implements Store {
   /**
    * A new or empty collection gets its declared indexes at once, as a new
    * SQLite table does; one holding data keeps what it has, and
-   * POST /indexes/:collection builds the rest.
+   * POST /indexes/:collection builds the rest. Collections are created
+   * first, one by one, because a transaction cannot create one on servers
+   * before 4.4 and two cores starting together would race to.
    */
-  private async prepareNewCollections(db: Db): Promise<void> {
-    const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-    await Promise.all(
-      COLLECTION_NAMES.map(async (name) => {
-        const empty = !existing.has(name) || (await db.collection(name).estimatedDocumentCount()) === 0;
-        if (empty) await this.collection(name).buildIndexes();
-      }),
-    );
+  private async prepareNewCollections(): Promise<void> {
+    const existing = new Set((await this.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+    for (const name of COLLECTION_NAMES) {
+      if (existing.has(name)) continue;
+      try {
+        await this.db.createCollection(name);
+      } catch (err) {
+        // NamespaceExists: another core starting at the same time made it first.
+        if (!(err instanceof MongoServerError && err.code === 48)) throw err;
+      }
+    }
+    for (const name of COLLECTION_NAMES) {
+      if ((await this.db.collection(name).estimatedDocumentCount()) > 0) continue;
+      // A blocked index (a foreign text index) must not stop the start: the index status shows it missing.
+      await this.collection(name).buildIndexes().catch((err: unknown) => {
+        if ((err as { status?: unknown }).status !== 409) throw err;
+      });
+    }
   }
 
   collection(name: CollectionName): MongoCollection {
     return this.collections.get(name)!;
   }
 
-  /**
-   * One by one: multi-document transactions need a replica set, which a plain
-   * server lacks. Callers put the deciding `replaceIfRev` first, so a lost
-   * race writes nothing.
-   */
-  async batch(ops: readonly WriteOp[]): Promise<boolean> {
-    for (const w of ops) {
-      const c = this.collection(w.collection);
-      if (w.op === 'insert') await c.insertOne(w.doc);
-      else if (w.op === 'replace') await c.replaceOne(w.doc);
-      else if (!(await c.replaceIfRev(w.doc, w.expectedRev))) return false;
+  /** One transaction with the driver's retries (TransientTransactionError, UnknownTransactionCommitResult). */
+  private async transact<T>(fn: (session: ClientSession) => Promise<T>): Promise<T> {
+    const session = this.client.startSession();
+    try {
+      return await session.withTransaction(fn, { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' }, readPreference: 'primary' });
+    } finally {
+      await session.endSession();
     }
-    return true;
+  }
+
+  /** All or nothing, in one transaction; a failed revision check aborts it. */
+  async batch(ops: readonly WriteOp[]): Promise<boolean> {
+    // Encoded (and size-checked) before the transaction: a document too large is refused with nothing begun.
+    const stored = ops.map((w) => (w.op === 'setFields' ? null : this.collection(w.collection).toStored(w.doc)));
+    let at = 0;
+    try {
+      await this.transact(async (session) => {
+        for (let i = 0; i < ops.length; i += 1) {
+          at = i;
+          const w = ops[i]!;
+          const c = this.collection(w.collection);
+          if (w.op === 'insert') await c.insertIn(stored[i]!, session);
+          else if (w.op === 'replace') await c.replaceIn(stored[i]!, session);
+          else if (w.op === 'setFields') await c.setFieldsIn(w.where, w.fields, session);
+          else if (!(await c.replaceIfRevIn(stored[i]!, w.expectedRev, session))) throw new RevisionMoved();
+        }
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof RevisionMoved) return false;
+      throw mongoStoreError(err, ops[at]?.collection ?? 'batch');
+    }
   }
 
   async close(): Promise<void> {

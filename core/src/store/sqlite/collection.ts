@@ -6,6 +6,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { StoreFullError, StoreUnavailableError } from '../../errors.ts';
 import type { Condition } from '../../search/conditions.ts';
 import type { CollectionName, CollectionSpec } from '../collections.ts';
+import { checkDocumentSize } from '../limits.ts';
 import { DuplicateKeyError } from '../types.ts';
 import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
 import { splitText } from '../../search/conditions.ts';
@@ -60,6 +61,13 @@ export class SqliteCollection implements DocCollection {
     return id;
   }
 
+  /** The document as stored JSON, refused when MongoDB could not hold it either. */
+  private json(doc: Doc): string {
+    const json = JSON.stringify(doc);
+    checkDocumentSize(this.name, doc, json.length);
+    return json;
+  }
+
   private rethrow(err: unknown): never {
     const code = (err as { code?: unknown }).code;
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
@@ -77,7 +85,7 @@ export class SqliteCollection implements DocCollection {
   insertSync(doc: Doc): void {
     this.counts.clear();
     try {
-      this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), JSON.stringify(doc));
+      this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), this.json(doc));
     } catch (err) {
       this.rethrow(err);
     }
@@ -88,7 +96,7 @@ export class SqliteCollection implements DocCollection {
     const insert = this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`);
     try {
       this.db.transaction(() => {
-        for (const doc of docs) insert.run(this.idOf(doc), JSON.stringify(doc));
+        for (const doc of docs) insert.run(this.idOf(doc), this.json(doc));
       }).immediate();
     } catch (err) {
       this.rethrow(err);
@@ -166,7 +174,7 @@ export class SqliteCollection implements DocCollection {
   replaceSync(doc: Doc): boolean {
     this.counts.clear();
     try {
-      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ?`).run(JSON.stringify(doc), this.idOf(doc)).changes === 1;
+      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ?`).run(this.json(doc), this.idOf(doc)).changes === 1;
     } catch (err) {
       this.rethrow(err);
     }
@@ -179,7 +187,21 @@ export class SqliteCollection implements DocCollection {
   replaceIfRevSync(doc: Doc, expectedRev: number | null): boolean {
     this.counts.clear();
     try {
-      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(JSON.stringify(doc), this.idOf(doc), expectedRev).changes === 1;
+      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(this.json(doc), this.idOf(doc), expectedRev).changes === 1;
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  /** Top-level fields set in place on every document `where` selects; answers how many. */
+  setFieldsSync(where: Condition, fields: Readonly<Record<string, unknown>>): number {
+    const entries = Object.entries(fields);
+    if (entries.length === 0) return 0;
+    this.counts.clear();
+    const w = this.compiler.where(where);
+    const sets = entries.map(() => ', ?, jsonb(?)').join('');
+    try {
+      return this.stmt(`UPDATE ${this.table} AS t SET doc = jsonb_set(doc${sets}) WHERE ${w.sql}`).run(...entries.flatMap(([k, v]) => [jsonPath(k), JSON.stringify(v)]), ...w.params).changes;
     } catch (err) {
       this.rethrow(err);
     }

@@ -66,6 +66,7 @@ export class SqliteStore implements Store {
         const c = this.collection(w.collection);
         if (w.op === 'insert') c.insertSync(w.doc);
         else if (w.op === 'replace') c.replaceSync(w.doc);
+        else if (w.op === 'setFields') c.setFieldsSync(w.where, w.fields);
         else if (!c.replaceIfRevSync(w.doc, w.expectedRev)) {
           applied = false;
           throw new RevisionMoved();
