@@ -8,6 +8,8 @@ import type { AnyRoute } from '../http/route.ts';
 import type { Logger } from '../logger.ts';
 import { accounts as accountType, groups as groupType } from '../search/fields.ts';
 import { newObjectId } from '../store/ids.ts';
+import type { CollectionName } from '../store/collections.ts';
+import { DuplicateKeyError } from '../store/types.ts';
 import type { Doc, Store } from '../store/types.ts';
 import { hashPassword } from './passwords.ts';
 import { builtInRoles, PLATFORM_ADMIN, PLATFORM_ADMIN_REPLACEMENTS, roleId } from './roles.ts';
@@ -37,13 +39,28 @@ function withRoles(doc: Doc, ids: readonly string[]): Doc | null {
   return missing.length === 0 ? null : { ...doc, assignedRoles: [...held, ...missing.map((roleId) => ({ roleId }))] };
 }
 
+/**
+ * Inserts, or answers false when another core starting on the same store
+ * inserted the same key first (both saw nothing and both insert): that core's
+ * document is as good as ours, and failing the start over it would leave a
+ * second core unable to start next to the first.
+ */
+async function insertFirst(store: Store, name: CollectionName, doc: Doc): Promise<boolean> {
+  try {
+    await store.collection(name).insertOne(doc);
+    return true;
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) return false;
+    throw err;
+  }
+}
+
 async function syncRoles(store: Store, routes: readonly AnyRoute[]): Promise<string[]> {
   const roles = store.collection('roles');
   const adminIds: string[] = [];
   for (const role of builtInRoles(routes)) {
     const doc = { ...role } as Doc;
-    if (await roles.findById(role._id)) await roles.replaceOne(doc);
-    else await roles.insertOne(doc);
+    if ((await roles.findById(role._id)) || !(await insertFirst(store, 'roles', doc))) await roles.replaceOne(doc);
     if (role.name === 'admin' && role.provenance !== PLATFORM_ADMIN.provenance) adminIds.push(role._id);
   }
   return adminIds;
@@ -69,8 +86,8 @@ async function ensureAdminsGroup(store: Store, adminRoleIds: string[]): Promise<
       inactive: false,
       _meta: { created: now, updated: now },
     };
-    await store.collection('groups').insertOne(group);
-    return group;
+    // Lost to another core: its group is read and brought up to date as an existing one.
+    return (await insertFirst(store, 'groups', group)) ? group : ensureAdminsGroup(store, adminRoleIds);
   }
   // Additive only: an application added later gives its admin role to the admins.
   const updated = withRoles(existing, adminRoleIds);
@@ -82,7 +99,7 @@ async function ensureAdmin(deps: BootstrapDeps, group: Doc): Promise<void> {
   if (await deps.auth.findAccount(deps.admin.username)) return;
   const password = deps.admin.password ?? randomBytes(12).toString('base64url');
   const now = new Date().toISOString();
-  await deps.store.collection('accounts').insertOne({
+  const inserted = await insertFirst(deps.store, 'accounts', {
     _id: newObjectId(),
     username: deps.admin.username,
     firstname: 'Administrator',
@@ -95,6 +112,7 @@ async function ensureAdmin(deps: BootstrapDeps, group: Doc): Promise<void> {
     _meta: { created: now, updated: now },
     passwordHash: await hashPassword(password),
   });
+  if (!inserted) return; // another core starting at the same time created it
   deps.logger.info('created the administrator account', { username: deps.admin.username });
   if (!deps.admin.password) {
     // Shown once, outside the logs, as decisions.md item 3 asks.

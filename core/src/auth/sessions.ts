@@ -3,7 +3,7 @@
  * minutes without use; a client-credentials token after a fixed lifetime.
  * Use is recorded at most every 30 seconds, so reads do not become writes.
  */
-import { StoreFullError } from '../errors.ts';
+import { StoreFullError, StoreUnavailableError } from '../errors.ts';
 import type { Store } from '../store/types.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
@@ -24,15 +24,16 @@ const TOUCH_EVERY_MS = 30_000;
 
 /**
  * A write a read makes on the side (recording use, removing an expired
- * session) must not fail the read when the store's disk is full: the read
- * goes on, and the write is made at a later use. True when it was made.
+ * session) must not fail the read when the store cannot take writes (disk
+ * full; busy, or a MongoDB replica set without a primary during failover):
+ * the read goes on, and the write is made at a later use. True when it was made.
  */
 async function bestEffort(write: Promise<unknown>): Promise<boolean> {
   try {
     await write;
     return true;
   } catch (err) {
-    if (err instanceof StoreFullError) return false;
+    if (err instanceof StoreFullError || err instanceof StoreUnavailableError) return false;
     throw err;
   }
 }

@@ -99,8 +99,7 @@ export class TaskControl {
     const unknown = named.filter((id) => !found.some((g) => g['_id'] === id));
     if (unknown.length > 0) throw new ValidationError(`Unknown group(s): ${unknown.join(', ')}`, unknown.map((id) => ({ parameter: id, message: 'is not the id of a group' })));
     const jobField = taskType.fields.get('job._id')!;
-    const readTasks = () => this.store.collection('tasks').search({ where: { kind: 'compare', op: 'eq', field: jobField, value: jobId }, sort: [{ field: taskType.fields.get('_id')!, direction: 1 }], skip: 0, limit: 100_000 });
-    await this.engine.mutate(jobId, caller.id, (w, taskDocs) => {
+    await this.engine.mutate(jobId, caller.id, (w) => {
       const before = w.job.groups;
       const after =
         change.op === 'add' ? [...new Set([...before, change.groupId])]
@@ -111,8 +110,10 @@ export class TaskControl {
       if (JSON.stringify(after) === JSON.stringify(before)) return;
       w.touch();
       w.job.groups = after;
-      // Task documents carry their job's groups, so visibility of tasks follows.
-      for (const t of taskDocs.docs) w.writes.push({ op: 'replace', collection: 'tasks', doc: { ...t, groups: after } });
-    }, readTasks);
+      // Task documents carry their job's groups, so visibility of tasks follows. Only that field is set, in
+      // the job's commit: a task document read here and written back whole could undo a status another
+      // change wrote meanwhile.
+      w.writes.push({ op: 'setFields', collection: 'tasks', where: { kind: 'compare', op: 'eq', field: jobField, value: jobId }, fields: { groups: after } });
+    });
   }
 }
