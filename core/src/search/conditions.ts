@@ -13,7 +13,13 @@ export type MatchMode = 'prefix' | 'suffix' | 'substring';
 export interface TextQuery {
   /** Words of which at least one must appear (when there is no phrase). */
   readonly terms: readonly string[];
-  /** Phrases that must all appear whole. */
+  /**
+   * Phrases that must all appear whole, as the client wrote them (runs of
+   * white space made one space). MongoDB matches a phrase against the raw
+   * text, so splitting `core-rtr-07` into words would make it find nothing;
+   * the embedded store's full-text index splits the phrase into its words
+   * itself (docs/deployment.md, SQLite and MongoDB differences).
+   */
   readonly phrases: readonly string[];
   /** Words that must not appear. */
   readonly excluded: readonly string[];
@@ -63,8 +69,7 @@ export function splitText(where: Condition | null): { text: Extract<Condition, {
 export function parseTextQuery(raw: string): TextQuery {
   const phrases: string[] = [];
   const withoutPhrases = raw.replace(/"([^"]*)"/g, (_m, phrase: string) => {
-    const words = splitWords(phrase);
-    if (words.length > 0) phrases.push(words.join(' '));
+    if (splitWords(phrase).length > 0) phrases.push(phrase.trim().replace(/\s+/g, ' '));
     return ' ';
   });
   const terms: string[] = [];

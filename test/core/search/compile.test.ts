@@ -11,7 +11,10 @@ import { parseSearch } from '../../../core/src/search/parse-search.ts';
 
 test('text queries split words, phrases and exclusions the way document-database text search does', () => {
   assert.deepEqual(parseTextQuery('router "core network" -east pre-market'), { terms: ['router', 'pre', 'market'], phrases: ['core network'], excluded: ['east'] });
-  assert.deepEqual(parseTextQuery('"core-rtr-07"'), { terms: [], phrases: ['core rtr 07'], excluded: [] });
+  // MongoDB matches a phrase against the raw text: split into words, "core-rtr-07" would find nothing there.
+  assert.deepEqual(parseTextQuery('"core-rtr-07"'), { terms: [], phrases: ['core-rtr-07'], excluded: [] });
+  assert.deepEqual(parseTextQuery('"  upgrade \t router "'), { terms: [], phrases: ['upgrade router'], excluded: [] });
+  assert.deepEqual(parseTextQuery('"--" x'), { terms: ['x'], phrases: [], excluded: [] });
   assert.deepEqual(parseTextQuery('-a-b'), { terms: [], phrases: [], excluded: ['a', 'b'] });
 });
 
@@ -23,6 +26,7 @@ test('the FTS5 query requires every phrase, or any term, and drops exclusions', 
 
 test('the MongoDB $search string carries phrases quoted and exclusions negated', () => {
   assert.equal(textSearchString(parseTextQuery('a "b c" -d')), '"b c" a -d');
+  assert.equal(textSearchString(parseTextQuery('"core-rtr-07"')), '"core-rtr-07"');
 });
 
 test('regular-expression metacharacters are escaped so user text is literal', () => {
