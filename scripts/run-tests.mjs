@@ -1,5 +1,8 @@
 // Runs every test/**/*.test.ts with node's test runner through tsx.
 // Node 20 does not expand globs itself, so the file list is built here.
+// With MONGO_URL the suites run on MongoDB (test/helpers/stores.ts); the
+// server is tried once first, so an unreachable one is one clear message
+// instead of a failure in every suite. Without it, that is said once here.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -14,11 +17,39 @@ function collect(dir) {
   return out;
 }
 
+/** Null when the server answers, else why not (the password never shown). */
+async function mongoProblem(url) {
+  const { MongoClient } = await import('mongodb');
+  const hidden = (text) => text.replace(/\/\/[^@/]*@/g, '//***@');
+  let client;
+  try {
+    client = new MongoClient(url, { serverSelectionTimeoutMS: 3000 });
+    await client.connect();
+    await client.db('admin').command({ ping: 1 });
+    return null;
+  } catch (err) {
+    return hidden(`MONGO_URL ${url}: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await client?.close().catch(() => undefined);
+  }
+}
+
 const filter = process.argv.slice(2);
 const files = collect('test').filter((f) => filter.length === 0 || filter.some((p) => f.includes(p))).sort();
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
+}
+const mongoUrl = process.env.MONGO_URL;
+if (mongoUrl) {
+  const problem = await mongoProblem(mongoUrl);
+  if (problem) {
+    console.error(`The suites were not run: the MongoDB server cannot be reached.\n${problem}`);
+    process.exit(1);
+  }
+  console.log('MONGO_URL is set: the suites run on MongoDB, each store in an iap_test_* database dropped at the end');
+} else {
+  console.log('MONGO_URL is not set: every suite runs on the embedded SQLite store; the MongoDB variants are skipped');
 }
 // A hung test fails after five minutes instead of holding CI until its own limit.
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=300000', ...files], { stdio: 'inherit' });

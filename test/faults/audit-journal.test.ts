@@ -54,6 +54,7 @@ function journaled(r: AuditRecorder, calls: readonly AuditRecord[]): Promise<voi
 
 /** A recorder that never flushes by itself, so the test decides when batches are stored. */
 function recorder(dir: string): { store: SqliteStore; recorder: AuditRecorder; journal: AuditJournal } {
+  // The gateway's own embedded file on purpose: the test cuts its journal and reopens both as a restart would.
   const store = SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
   const journal = AuditJournal.open(join(dir, 'gateway-audit.jsonl'));
   return { store, journal, recorder: new AuditRecorder(store, logger, { journal, flushEveryMs: 3_600_000 }) };

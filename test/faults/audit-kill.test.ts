@@ -10,6 +10,7 @@ import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { crash, spawnCore, spawnService } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
 import { ADMIN_PASSWORD, clients, figure, login, sleep, tempDir, timed, waitUntil } from './support.ts';
+import { storeEnv } from '../helpers/stores.ts';
 
 const coreData = tempDir('audit-kill-core');
 const gatewayData = tempDir('audit-kill-gateway');
@@ -22,6 +23,7 @@ after(async () => {
 
 /** The user agents of the stored audit records, each with how many records carry it. */
 async function storedAgents(): Promise<Map<string, number>> {
+  // The killed gateway ran on its embedded file (the gateway's default), which is what is read back here.
   const store = SqliteStore.open({ dataDir: gatewayData.path, fileName: 'gateway.sqlite', countCacheEntries: 0 });
   try {
     const { docs } = await store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 100_000 });
@@ -37,7 +39,7 @@ async function storedAgents(): Promise<Map<string, number>> {
 }
 
 test('a gateway killed mid-stream keeps the audit record of every legacy call it answered, once each', { timeout: 40_000 }, async () => {
-  const core = await spawnCore({ DATA_DIR: coreData.path, ADMIN_PASSWORD });
+  const core = await spawnCore({ ...storeEnv(coreData.path), ADMIN_PASSWORD });
   procs.push(core);
   const gatewayEnv = { DATA_DIR: gatewayData.path, PORT: '0', CORE_URL: core.url };
   let gateway = await spawnService('gateway/src/main.ts', gatewayEnv);

@@ -12,6 +12,7 @@ import { crash, spawnCore, spawnService } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
 import { ADMIN_PASSWORD, clients, figure, login, quantile, sleep, tempDir, timed, waitUntil } from './support.ts';
 import type { Timed } from './support.ts';
+import { storeEnv } from '../helpers/stores.ts';
 
 const data = tempDir('core-restart');
 const procs: CoreProcess[] = [];
@@ -30,7 +31,7 @@ const OUTAGE_MS = 1500;
 const QUICK_MS = 1000;
 
 test('a killed core: the gateway answers 502 at once in each surface\'s shape, and recovers by itself when the core is back', { timeout: 40_000 }, async () => {
-  const env = { DATA_DIR: data.path, ADMIN_PASSWORD };
+  const env = { ...storeEnv(data.path), ADMIN_PASSWORD };
   let core = await spawnCore(env);
   procs.push(core);
   const corePort = new URL(core.url).port;

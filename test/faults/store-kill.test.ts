@@ -42,6 +42,7 @@ interface Tracked {
 }
 
 test('a core killed mid-stream of writes keeps every acknowledged job and control action, and an intact store', { timeout: 40_000 }, async () => {
+  // The embedded store on purpose: what is killed and checked is its file (PRAGMA integrity_check).
   const env = { DATA_DIR: data.path, ADMIN_PASSWORD };
   let core = await spawnCore(env);
   procs.push(core);

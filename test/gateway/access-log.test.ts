@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../core/src/logger.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { startGateway } from '../helpers/gateway.ts';
@@ -18,7 +18,7 @@ let gw: RunningGateway;
 const lines: Array<Record<string, unknown>> = [];
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);

@@ -17,6 +17,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('audit records of a gateway stopped with SIGTERM are all there after it starts again', async () => {
   const env = { DATA_DIR: dir, ADMIN_PASSWORD: 'audit-restart-password' };
+  // Both on their embedded files: the gateway's is read back after its restart.
   const core = await spawnCore(env);
   const auth = { authorization: `Basic ${Buffer.from('admin:audit-restart-password').toString('base64')}` };
   let gateway = await spawnService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: core.url });
@@ -27,6 +28,7 @@ test('audit records of a gateway stopped with SIGTERM are all there after it sta
     }
     await stop(gateway);
     gateway = await spawnService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: core.url });
+    // The restarted gateway ran on its embedded file (the gateway's default), which is what is read back here.
     const store = SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
     try {
       assert.equal(await store.collection('audit').count(null), 25);

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import type { Entry, MappingTable } from '../../gateway/src/mapping/types.ts';
 import { compareReleases } from '../../gateway/src/releases.ts';
 import { request, startCore, testConfig } from '../helpers/core.ts';
@@ -171,7 +171,7 @@ test('every workflow-engine entry has a golden case; one removed by the default 
 });
 
 test('the first-table startJobWithOptions row: type-mismatched variables are the legacy error', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const core = await startCore(store);
   const gw = await startGateway(core.url);
   try {

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AnyRoute } from '../../core/src/http/route.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { jobs } from '../fixtures/search-data.ts';
 import { request, startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
@@ -16,7 +16,7 @@ import type { RunningGateway } from '../helpers/gateway.ts';
 let core: RunningCore;
 let gw: RunningGateway;
 before(async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   await store.collection('jobs').insertMany(jobs);
   core = await startCore(store);
   gw = await startGateway(core.url);

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { createCoreClient } from '../../gateway/src/core-client.ts';
 import type { CoreClient } from '../../gateway/src/core-client.ts';
 import type { CoreCall } from '../../gateway/src/mapping/run.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { ACCOUNT_ADMIN, ACCOUNT_OPERATOR, accounts, GROUP_ENG, GROUP_OPS, groups, jobId, jobs, taskId, tasks } from '../fixtures/search-data.ts';
 import { request, startCore, testConfig } from '../helpers/core.ts';
 import { createWorkflow, failing, job, manual, runningTask, startJob, workflow } from '../helpers/engine.ts';
@@ -75,7 +75,7 @@ function recording(inner: CoreClient, calls: CoreCall[]): CoreClient {
 }
 
 export async function runGolden(c: GoldenCase, form: CredentialForm = CREDENTIAL_FORMS[1]!): Promise<void> {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   await store.collection('jobs').insertMany(jobs);
   await store.collection('tasks').insertMany(tasks);
   await store.collection('groups').insertMany(groups);

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { request, startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { createWorkflow, job, manual, startJob, workflow } from '../helpers/engine.ts';
@@ -18,7 +18,7 @@ let gw: RunningGateway;
 let auth: Record<string, string>;
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   gw = await startGateway(core.url);
   auth = { authorization: `Bearer ${core.adminToken}`, 'content-type': 'application/json', 'user-agent': 'legacy-script/1.0' };
   await createWorkflow(core, workflow('legacy-wait', { c3d4: manual() }, [['workflow_start', 'c3d4'], ['c3d4', 'workflow_end']]));

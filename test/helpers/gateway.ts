@@ -8,19 +8,20 @@ import { createGatewayApp } from '../../gateway/src/app.ts';
 import type { Gateway } from '../../gateway/src/app.ts';
 import { listen } from '../../core/src/http/listen.ts';
 import { createLogger } from '../../core/src/logger.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../core/src/store/types.ts';
+import { openTestStore } from './stores.ts';
 import { testConfig } from './core.ts';
 
 export interface RunningGateway {
   readonly url: string;
   readonly gateway: Gateway;
-  readonly store: SqliteStore;
+  readonly store: Store;
   close(): Promise<void>;
 }
 
 export async function startGateway(coreUrl: string, env: Record<string, string> = {}, overrides: Partial<Parameters<typeof createGatewayApp>[0]> = {}): Promise<RunningGateway> {
   const config = await testConfig({ CORE_URL: coreUrl, ...env });
-  const store = SqliteStore.open({ dataDir: ':memory:', countCacheEntries: 0 });
+  const store = await openTestStore({ countCacheEntries: 0 });
   const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store, ...overrides });
   const server: Server = await listen(gateway.app, 0, '127.0.0.1');
   return {

@@ -30,6 +30,8 @@ export function spawnService(script: string, env: Record<string, string>): Promi
  */
 export function spawnListening(command: string, args: string[], env: Record<string, string>, onExit: () => void = () => undefined): Promise<CoreProcess> {
   return new Promise((resolve, reject) => {
+    // MONGO_URL only when the test gives one (storeEnv() in ./stores.ts, a database of its own): the
+    // run's own MONGO_URL names a shared database that no test may write into.
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'info', MONGO_URL: '', ...env } });
     let out = '';
     let err = '';

@@ -1,9 +1,14 @@
 /**
- * The stores a contract test runs on: the embedded SQLite store always, and
- * MongoDB when MONGO_URL is set (each run in its own database). Without
- * MONGO_URL the MongoDB variant is reported as skipped, with the reason.
+ * The store a suite runs on, taken from the environment: MongoDB when
+ * MONGO_URL is set (a replica-set URL works; each store in its own database,
+ * all dropped when the test file ends), otherwise the embedded SQLite store.
+ * `npm test` (scripts/run-tests.mjs) says once, for the whole run, whether
+ * MongoDB ran and why not, and stops early with one message when MONGO_URL
+ * names a server it cannot reach. Contract tests that compare both stores
+ * use `storeFactories()`.
  */
 import { randomBytes } from 'node:crypto';
+import { after } from 'node:test';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import type { Store } from '../../core/src/store/types.ts';
 
@@ -16,19 +21,82 @@ export interface StoreFactory {
 
 export const MONGO_SKIP_REASON = 'MONGO_URL is not set: the MongoDB variant of this suite did not run';
 
+/** Tests wait this long for a server, not the store's 5 s, so an unreachable one fails fast. */
+const TEST_SERVER_SELECTION_MS = 2_000;
+
+const mongoUrl = process.env['MONGO_URL'] || null;
+
+/** Whether the suites of this run use MongoDB. */
+export const TEST_STORE: 'sqlite' | 'mongodb' = mongoUrl ? 'mongodb' : 'sqlite';
+
+/**
+ * The same connection string with another database: replaces the path of
+ * `mongodb[+srv]://[user@]h1,h2/db?opts` (which `new URL()` cannot parse with
+ * several hosts) and adds a short server selection timeout unless it has one.
+ */
+export function withDatabase(url: string, database: string): string {
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?]*)(?:\/[^?]*)?(?:\?(.*))?$/i.exec(url);
+  if (!m) throw new Error(`MONGO_URL must be a mongodb:// or mongodb+srv:// URL, not ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
+  const options = (m[2] ?? '').split('&').filter((p) => p.length > 0);
+  if (!options.some((p) => p.split('=')[0]!.toLowerCase() === 'serverselectiontimeoutms')) options.push(`serverSelectionTimeoutMS=${TEST_SERVER_SELECTION_MS}`);
+  return `${m[1]}/${encodeURIComponent(database)}?${options.join('&')}`;
+}
+
+const created: string[] = [];
+const opened: Store[] = [];
+
+/**
+ * A database of its own for this test file, dropped when the file's tests
+ * end. The hook is registered at first use, at the root, so it runs after
+ * every test of the file.
+ */
+export function testMongoUrl(): string {
+  if (!mongoUrl) throw new Error(MONGO_SKIP_REASON);
+  const database = `iap_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  created.push(database);
+  return withDatabase(mongoUrl, database);
+}
+
+// Registered when the module loads, so it is a root hook: it runs after the file's last test.
+if (mongoUrl) {
+  after(async () => {
+    for (const store of opened) await store.close().catch(() => undefined);
+    if (created.length === 0) return;
+    const { MongoClient } = await import('mongodb');
+    const client = new MongoClient(withDatabase(mongoUrl, 'admin'));
+    try {
+      for (const database of created) await client.db(database).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+export async function openMongoTestStore(): Promise<Store> {
+  const { MongoStore } = await import('../../core/src/store/mongo/store.ts');
+  const store = await MongoStore.connect(testMongoUrl());
+  opened.push(store);
+  return store;
+}
+
+/** The store this run's suites use, empty; `countCacheEntries` tunes the embedded store only. */
+export async function openTestStore(options: { countCacheEntries?: number } = {}): Promise<Store> {
+  if (mongoUrl) return openMongoTestStore();
+  return SqliteStore.open({ dataDir: ':memory:', ...options });
+}
+
+/**
+ * Environment for a core started as a child process: its data directory,
+ * and with MONGO_URL a database of its own (the same one for every process
+ * given this environment, so a restart finds what the first process wrote).
+ */
+export function storeEnv(dataDir: string): Record<string, string> {
+  return mongoUrl ? { DATA_DIR: dataDir, MONGO_URL: testMongoUrl() } : { DATA_DIR: dataDir };
+}
+
 export function storeFactories(): StoreFactory[] {
-  const mongoUrl = process.env['MONGO_URL'];
   return [
     { name: 'sqlite', skip: null, open: async () => SqliteStore.open({ dataDir: ':memory:' }) },
-    {
-      name: 'mongodb',
-      skip: mongoUrl ? null : MONGO_SKIP_REASON,
-      open: async () => {
-        const url = new URL(mongoUrl!);
-        url.pathname = `/iap_test_${randomBytes(6).toString('hex')}`;
-        const { MongoStore } = await import('../../core/src/store/mongo/store.ts');
-        return MongoStore.connect(url.toString());
-      },
-    },
+    { name: 'mongodb', skip: mongoUrl ? null : MONGO_SKIP_REASON, open: openMongoTestStore },
   ];
 }

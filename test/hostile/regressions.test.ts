@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { startGateway } from '../helpers/gateway.ts';
@@ -14,7 +14,7 @@ import type { HostileRequest } from './wire.ts';
 
 let core: RunningCore;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
 });
 after(() => core?.close());
 

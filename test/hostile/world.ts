@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { createLogger } from '../../core/src/logger.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../core/src/store/types.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { accounts, groups, jobs, tasks } from '../fixtures/search-data.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
@@ -25,7 +26,7 @@ import type { RouteTable } from './oracle.ts';
 import type { Tokens } from './wire.ts';
 
 export interface World {
-  readonly store: SqliteStore;
+  readonly store: Store;
   readonly core: RunningCore;
   readonly gateway: RunningGateway;
   readonly gatewayLogs: string[];
@@ -90,7 +91,7 @@ function idsByCollection(snapshot: StoreSnapshot): Map<string, string[]> {
 }
 
 export async function startWorld(): Promise<World> {
-  const store = SqliteStore.open({ dataDir: ':memory:', countCacheEntries: 0 });
+  const store = await openTestStore({ countCacheEntries: 0 });
   await store.collection('jobs').insertMany(jobs);
   await store.collection('tasks').insertMany(tasks);
   await store.collection('groups').insertMany(groups);

@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AnyRoute } from '../../core/src/http/route.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { compareReleases } from '../../gateway/src/releases.ts';
 import { request, startCore } from '../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../helpers/core.ts';
@@ -23,7 +23,7 @@ const FORGED = 'f'.repeat(64);
 let core: RunningCore;
 let gw: RunningGateway;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   gw = await startGateway(core.url);
 });
 after(async () => {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { docTypes } from '../../core/src/search/fields.ts';
 import type { Condition } from '../../core/src/search/conditions.ts';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { generateJobBatches } from '../../core/src/seed/generate.ts';
 import { seedStore } from '../../core/src/seed/seed.ts';
 import type { SeedProgress } from '../../core/src/seed/seed.ts';
@@ -16,7 +17,7 @@ const NOW = Date.UTC(2025, 5, 1);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 test('seeding an in-memory SQLite store stores every generated document', async (t) => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   t.after(() => store.close());
   const progress: SeedProgress[] = [];
   const opts = { jobs: 500, seed: 11, tasksFraction: 0.2, batchSize: 200, now: NOW, onProgress: (p: SeedProgress) => progress.push(p) };
@@ -46,7 +47,7 @@ test('seeding an in-memory SQLite store stores every generated document', async 
 });
 
 test('seeding the same run again skips what is already there', async (t) => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   t.after(() => store.close());
   const opts = { jobs: 120, seed: 5, tasksFraction: 0.5, batchSize: 50, now: NOW };
   const first = await seedStore(store, opts);
@@ -81,6 +82,7 @@ test('the seed script fills a store in --data-dir and prints a summary', async (
   const r = runCli(['--jobs', '300', '--seed', '9', '--tasks-fraction', '0.5', '--data-dir', dir]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^seeded 300 jobs, \d+ tasks, 8 accounts, 6 groups, 8 workflows into sqlite in .+ in \d+\.\ds/);
+  // --data-dir always means the embedded store (the script's contract), so the file is read back as one.
   const store = SqliteStore.open({ dataDir: dir });
   t.after(() => store.close());
   assert.equal(await store.collection('jobs').count(null), 300);

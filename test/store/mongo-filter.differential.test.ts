@@ -254,6 +254,7 @@ async function compareOne(store: SqliteStore, type: DocType, docs: readonly Doc[
 }
 
 async function compareOnFreshStore(type: DocType, docs: readonly Doc[], where: Condition): Promise<void> {
+  // SQLite whatever MONGO_URL says: its compiler is one side of the comparison.
   const store = SqliteStore.open({ dataDir: ':memory:' });
   try {
     await store.collection(type.collection).insertMany(docs);

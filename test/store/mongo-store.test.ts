@@ -13,7 +13,7 @@ import { MongoClient } from 'mongodb';
 import type { Db } from 'mongodb';
 import { docTypes } from '../../core/src/search/fields.ts';
 import { collectionSpec } from '../../core/src/store/collections.ts';
-import { duplicateKeyName } from '../../core/src/store/mongo/collection.ts';
+import { duplicateKeyName } from '../../core/src/store/mongo/errors.ts';
 import { planIndexes, readListedIndex } from '../../core/src/store/mongo/indexes.ts';
 import { MongoStore } from '../../core/src/store/mongo/store.ts';
 import { parseMongoUrl, redact, urlHasOption } from '../../core/src/store/mongo/url.ts';
@@ -73,6 +73,23 @@ test('index plan: direction, order, uniqueness and text fields must all agree', 
   assert.deepEqual(planIndexes(workflows, [listed('name_1', { name: 1.0 }, { unique: true })]).status.indexed, true);
 });
 
+test('index plan: a foreign text index blocks the declared one (one per collection) instead of failing the build', () => {
+  const foreign = listed('name_text', { _fts: 'text', _ftsx: 1 }, { weights: { name: 1 } });
+  const plan = planIndexes(jobIndexes, [...declaredAsListed.filter((ix) => ix.name !== 'description_text'), foreign]);
+  assert.deepEqual(plan.status.missing.map((ix) => ix.name), ['description_text'], 'still reported missing');
+  assert.deepEqual(plan.blocked.map((b) => [b.index.name, b.by]), [['description_text', 'name_text']]);
+  assert.deepEqual(plan.create, [], 'nothing the server would refuse is attempted');
+  assert.deepEqual(plan.replace, []);
+});
+
+test('index plan: only a replaced index is dropped, right before its replacement, and can be rebuilt as it was', () => {
+  const existing = declaredAsListed.filter((ix) => ix.name !== 'status_1_name_1__id_1').map((ix) => (ix.name === 'name_1__id_1' ? listed('by_name', { name: 1, _id: 1 }, { collation: { locale: 'en' } }) : ix));
+  const plan = planIndexes(jobIndexes, existing);
+  assert.deepEqual(plan.create.map((ix) => ix.name), ['status_1_name_1__id_1', 'name_1__id_1']);
+  assert.deepEqual(plan.replace.map((r) => [r.index.name, r.drop.map((d) => d.name)]), [['name_1__id_1', ['by_name']]]);
+  assert.deepEqual(plan.replace[0]!.drop[0]!.raw['collation'], { locale: 'en' }, 'what is needed to put it back');
+});
+
 test('URL handling: database default, percent-decoding, options and password redaction', () => {
   assert.equal(parseMongoUrl('mongodb://h1:27017,h2:27018/?replicaSet=rs').database, 'iap');
   assert.equal(parseMongoUrl('mongodb://h1').database, 'iap');
@@ -106,7 +123,7 @@ function withDatabase(url: string, database: string): string {
 
 async function serverTests(t: TestContext, url: string): Promise<void> {
   const dbName = `iap_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new MongoClient(withDatabase(url, dbName));
+  const admin = new MongoClient(withDatabase(url, dbName), { serverSelectionTimeoutMS: 2_000 });
   const db: Db = admin.db(dbName);
   let store = await MongoStore.connect(withDatabase(url, dbName));
   t.after(async () => {
@@ -187,6 +204,63 @@ async function serverTests(t: TestContext, url: string): Promise<void> {
     assert.deepEqual(after, { missing: [], misnamed: [], external: [{ name: 'ext', key: { created_by: 1 } }], indexed: true });
     const names = (await raw.listIndexes().toArray()).map((ix) => String(ix['name']));
     assert.ok(names.includes('name_1__id_1') && !names.includes('by_name'), names.join(', '));
+  });
+
+  await t.test('a batch is one transaction: a failure at its end leaves nothing of it, a moved revision neither', async () => {
+    await jobs.insertOne({ _id: 'b1', name: 'batch', _rev: 1 });
+    const tasks = store.collection('tasks');
+    await assert.rejects(
+      store.batch([
+        { op: 'replaceIfRev', collection: 'jobs', doc: { _id: 'b1', name: 'batch', _rev: 2 }, expectedRev: 1 },
+        { op: 'insert', collection: 'tasks', doc: { _id: 'bt1', job: { _id: 'b1' } } },
+        { op: 'insert', collection: 'jobs', doc: { _id: 'j1' } },
+      ]),
+      DuplicateKeyError,
+    );
+    assert.equal((await jobs.findById('b1'))?.['_rev'], 1);
+    assert.equal(await tasks.findById('bt1'), null);
+    assert.equal(await store.batch([{ op: 'insert', collection: 'tasks', doc: { _id: 'bt2', job: { _id: 'b1' } } }, { op: 'replaceIfRev', collection: 'jobs', doc: { _id: 'b1', _rev: 9 }, expectedRev: 5 }]), false);
+    assert.equal(await tasks.findById('bt2'), null);
+    const jobField = docTypes.tasks.fields.get('job._id')!;
+    await tasks.insertMany([{ _id: 'bt3', status: 'running', job: { _id: 'b1' } }, { _id: 'bt4', status: 'complete', job: { _id: 'other' } }]);
+    assert.equal(await store.batch([{ op: 'setFields', collection: 'tasks', where: { kind: 'compare', op: 'eq', field: jobField, value: 'b1' }, fields: { groups: ['g'] } }]), true);
+    assert.deepEqual(await tasks.findById('bt3'), { _id: 'bt3', status: 'running', job: { _id: 'b1' }, groups: ['g'] });
+    assert.equal((await tasks.findById('bt4'))?.['groups'], undefined);
+  });
+
+  await t.test('replaceIfRev onto a taken unique key is a DuplicateKeyError, not a server error', async () => {
+    const automations = store.collection('automations');
+    await automations.insertMany([{ _id: 'a1', name: 'one', _rev: 0 }, { _id: 'a2', name: 'two', _rev: 0 }]);
+    await assert.rejects(automations.replaceIfRev({ _id: 'a2', name: 'one', _rev: 1 }, 0), DuplicateKeyError);
+  });
+
+  await t.test('keys MongoDB refuses or reinterprets come back as written', async () => {
+    const doc = { _id: 'wk', name: 'keys', $schema: 'x', link: { $ref: 'jobs', $id: 'j1' }, 'nul\0': 1 };
+    const workflows = store.collection('workflows');
+    await workflows.insertOne(doc);
+    assert.deepEqual(await workflows.findById('wk'), doc);
+    assert.equal(await workflows.replaceOne({ ...doc, $schema: 'y' }), true);
+    assert.equal((await workflows.findById('wk'))?.['$schema'], 'y');
+  });
+
+  await t.test('a failed unique index build leaves the indexes there were; a foreign text index is a 409', async () => {
+    const raw = db.collection('workflows');
+    await raw.dropIndex('name_1');
+    await raw.createIndex({ name: 1 }, { name: 'plain_name' });
+    await raw.insertOne({ _id: 'dupA' as never, name: 'twin' });
+    await raw.insertOne({ _id: 'dupB' as never, name: 'twin' });
+    await assert.rejects(store.collection('workflows').buildIndexes(), (err: unknown) => (err as { status?: number }).status === 409);
+    const names = (await raw.listIndexes().toArray()).map((ix) => String(ix['name']));
+    assert.ok(names.includes('plain_name'), names.join(', '));
+    await raw.deleteMany({ name: 'twin' });
+
+    const jobsRaw = db.collection('jobs');
+    await jobsRaw.dropIndex('description_text');
+    await jobsRaw.createIndex({ name: 'text' }, { name: 'foreign_text' });
+    await assert.rejects(jobs.buildIndexes(), (err: unknown) => (err as { status?: number }).status === 409 && /foreign_text/.test((err as Error).message));
+    assert.deepEqual((await jobs.indexStatus()).missing.map((ix) => ix.name), ['description_text']);
+    await jobsRaw.dropIndex('foreign_text');
+    await jobs.buildIndexes();
   });
 
   await t.test('reconnecting builds indexes only for empty collections', async () => {

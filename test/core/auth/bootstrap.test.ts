@@ -9,7 +9,7 @@ import { createCoreApp } from '../../../core/src/app.ts';
 import { ADMINS_GROUP } from '../../../core/src/auth/bootstrap.ts';
 import { PLATFORM_ADMIN_REPLACEMENTS, roleId } from '../../../core/src/auth/roles.ts';
 import { createLogger } from '../../../core/src/logger.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { request, startCore, testConfig } from '../../helpers/core.ts';
 
 const PLATFORM_ADMIN = roleId('Platform', 'admin');
@@ -17,7 +17,7 @@ const REPLACEMENTS = PLATFORM_ADMIN_REPLACEMENTS.map((p) => roleId(p, 'admin'));
 const silent = createLogger({ level: 'error', service: 'test', silent: true });
 
 test('holders of Platform.admin are given its thirteen replacement roles on start', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   await store.collection('accounts').insertOne({ _id: 'a'.repeat(24), username: 'legacy-admin', provenance: 'Local AAA', assignedRoles: [{ roleId: PLATFORM_ADMIN }], memberOf: [] });
   await store.collection('groups').insertOne({ _id: 'b'.repeat(24), name: 'legacy-group', provenance: 'Local AAA', assignedRoles: [{ roleId: PLATFORM_ADMIN }, { roleId: roleId('Health', 'admin') }], memberOf: [] });
   await store.collection('accounts').insertOne({ _id: 'c'.repeat(24), username: 'plain-user', provenance: 'Local AAA', assignedRoles: [], memberOf: [] });
@@ -36,7 +36,7 @@ test('holders of Platform.admin are given its thirteen replacement roles on star
 });
 
 test('the first start creates the administrator with a generated password, shown once', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const config = await testConfig({ ADMIN_PASSWORD: '', ADMIN_USERNAME: 'root' });
   const shown: string[] = [];
   const core = createCoreApp({ store, config, logger: silent });
@@ -52,7 +52,7 @@ test('the first start creates the administrator with a generated password, shown
 });
 
 test('the administrator may do everything through the admins group, which holds every application\'s admin role', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const running = await startCore(store);
   const who = await running.request('/whoami');
   const body = who.body as { groups: Array<{ name: string }>; methods: Record<string, string[]>; roles: string[] };
@@ -66,7 +66,7 @@ test('the administrator may do everything through the admins group, which holds 
 });
 
 test('the health of the server reports the release in three parts, and needs credentials', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const running = await startCore(store, { PLATFORM_RELEASE: '2021.2' });
   const res = await running.request('/health/server');
   const body = res.body as { release: string; version: string; uptime: number; store: { kind: string; reachable: boolean } };

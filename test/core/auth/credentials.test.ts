@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { ADMIN_PASSWORD, request, startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 
@@ -15,7 +15,7 @@ describe('credentials', () => {
   let core: RunningCore;
   let loginToken: string;
   before(async () => {
-    core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { AUTH_MAX_FAILED_LOGINS: '3', AUTH_MAX_FAILED_LOGINS_PER_ADDRESS: '50' });
+    core = await startCore((await openTestStore()), { AUTH_MAX_FAILED_LOGINS: '3', AUTH_MAX_FAILED_LOGINS_PER_ADDRESS: '50' });
     const res = await request(`${core.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: ADMIN_PASSWORD } }) });
     loginToken = res.body as string;
   });
@@ -131,7 +131,7 @@ describe('credentials', () => {
 describe('lockout by address', () => {
   let core: RunningCore;
   before(async () => {
-    core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { AUTH_MAX_FAILED_LOGINS: '50', AUTH_MAX_FAILED_LOGINS_PER_ADDRESS: '4' });
+    core = await startCore((await openTestStore()), { AUTH_MAX_FAILED_LOGINS: '50', AUTH_MAX_FAILED_LOGINS_PER_ADDRESS: '4' });
   });
   after(() => core.close());
 

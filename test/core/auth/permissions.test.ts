@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AnyRoute } from '../../../core/src/http/route.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { makeUser, role } from '../../helpers/users.ts';
@@ -29,7 +29,7 @@ let nobody: TestUser;
 let reader: TestUser;
 let routes: readonly AnyRoute[];
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   nobody = await makeUser(core, 'no-roles');
   reader = await makeUser(core, 'om-reader', { roles: [role('OperationsManager', 'apiread')] });
   // Logging out would end the token the loop uses; it has its own test.

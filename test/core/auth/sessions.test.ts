@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Sessions } from '../../../core/src/auth/sessions.ts';
 import { tokenHash } from '../../../core/src/auth/tokens.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 
 function clock(start: number): { now: () => number; advance: (ms: number) => void } {
   let t = start;
@@ -11,7 +11,7 @@ function clock(start: number): { now: () => number; advance: (ms: number) => voi
 }
 
 test('a login session expires after logoutTime minutes without use, and use extends it', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const c = clock(1_000_000);
   const sessions = new Sessions(store, { idleMinutes: 60, now: c.now });
   const { token } = await sessions.start('a'.repeat(24), 'account', 'login');
@@ -26,7 +26,7 @@ test('a login session expires after logoutTime minutes without use, and use exte
 });
 
 test('a client-credentials token expires after its lifetime, however much it is used', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const c = clock(5_000_000);
   const sessions = new Sessions(store, { idleMinutes: 60, now: c.now });
   const { token } = await sessions.start('client', 'service', 'oauth', 3_600_000);
@@ -40,7 +40,7 @@ test('a client-credentials token expires after its lifetime, however much it is 
 });
 
 test('the store keeps only the hash of a token', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const sessions = new Sessions(store, { idleMinutes: 60 });
   const { token } = await sessions.start('a'.repeat(24), 'account', 'login');
   const stored = await store.collection('sessions').findById(tokenHash(token));

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { GROUP_ENG, GROUP_OPS, jobId, jobs, label, taskId, tasks } from '../../fixtures/search-data.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
@@ -19,7 +19,7 @@ let outsider: TestUser;
 let omAdmin: TestUser;
 
 before(async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   await store.collection('jobs').insertMany(jobs);
   await store.collection('tasks').insertMany(tasks);
   core = await startCore(store);

@@ -5,7 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { ADMIN_PASSWORD, startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { client } from './client.ts';
@@ -14,7 +15,7 @@ import type { Doc, Written } from './client.ts';
 
 let core: RunningCore;
 const { call } = client(() => core);
-let store: SqliteStore;
+let store: Store;
 let omApiread: string;
 let omOperations: string;
 let groupA: string;
@@ -47,7 +48,7 @@ function basic(username: string, password: string): Record<string, string> {
 }
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   core = await startCore(store);
   omApiread = await roleId('OperationsManager', 'apiread');
   omOperations = await roleId('OperationsManager', 'operations');

@@ -7,7 +7,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtInRoles, methodCatalog, viewCatalog } from '../../../core/src/auth/roles.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 
@@ -18,7 +19,7 @@ interface List {
 }
 
 let core: RunningCore;
-let store: SqliteStore;
+let store: Store;
 const ids: Record<string, string> = {};
 
 async function call(method: string, path: string, body?: unknown): Promise<JsonResponse> {
@@ -36,7 +37,7 @@ async function list(path: string): Promise<List> {
 const names = (l: List, key = 'username'): unknown[] => l.results.map((d) => d[key]);
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   core = await startCore(store);
   for (const name of ['net-ops', 'net-eng', 'auditors']) {
     const res = await call('POST', '/authorization/groups', { group: { name, description: `the ${name} team` } });

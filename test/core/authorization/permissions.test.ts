@@ -7,14 +7,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AnyRoute } from '../../../core/src/http/route.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 
 type Doc = Record<string, unknown>;
 
 let core: RunningCore;
-let store: SqliteStore;
+let store: Store;
 const tokens: Record<'reader' | 'support' | 'nobody', string> = { reader: '', support: '', nobody: '' };
 let someAccount: string;
 
@@ -32,7 +33,7 @@ const isWrite = (r: AnyRoute): boolean => r.method !== 'GET';
 const isServiceAccounts = (r: AnyRoute): boolean => r.path.startsWith('/oauth/');
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   core = await startCore(store);
   const admin = core.adminToken;
   const roles = (await call('GET', '/authorization/roles?equals=Authorization&equalsField=provenance', admin)).body as { results: Doc[] };

@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { roleId } from '../../../core/src/auth/roles.ts';
 import { compareReleases, PLATFORM_ADMIN_ID } from '../../../core/src/authorization/assignments.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 
@@ -20,7 +21,7 @@ const REPLACEMENTS = [
 
 const REPLACEMENT_IDS = REPLACEMENTS.map((name) => roleId(name.split('.')[0]!, 'admin'));
 
-let store: SqliteStore;
+let store: Store;
 let old: RunningCore;
 let current: RunningCore;
 
@@ -37,7 +38,7 @@ function warnings(core: RunningCore, about: string): Array<Record<string, unknow
 
 before(async () => {
   // Both cores share one store: what 2022.1 let through is what 2022.2 finds.
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   old = await startCore(store, { PLATFORM_RELEASE: '2022.1' });
   current = await startCore(store, { PLATFORM_RELEASE: '2022.2' });
 });

@@ -5,7 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { client } from './client.ts';
@@ -14,7 +15,7 @@ import type { Doc } from './client.ts';
 
 let core: RunningCore;
 const { call, written } = client(() => core);
-let store: SqliteStore;
+let store: Store;
 let builtIn: Doc;
 
 
@@ -22,7 +23,7 @@ let builtIn: Doc;
 const jobReader = { provenance: 'OperationsManager', name: 'jobReader', description: 'Reads jobs', allowedMethods: [{ provenance: 'OperationsManager', name: 'getJobs' }], allowedViews: [{ provenance: 'OperationsManager', path: '/operations-manager/' }] };
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   core = await startCore(store);
   const roles = (await call('GET', '/authorization/roles?equals=apiread&equalsField=name&limit=1000')).body as { results: Doc[] };
   builtIn = roles.results.find((r) => r['provenance'] === 'OperationsManager')!;

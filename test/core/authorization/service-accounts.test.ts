@@ -5,7 +5,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { client } from './client.ts';
@@ -19,7 +20,7 @@ interface Created {
 
 let core: RunningCore;
 const { call } = client(() => core);
-let store: SqliteStore;
+let store: Store;
 let omApiread: string;
 
 
@@ -38,7 +39,7 @@ function tokenRequest(clientId: string, secret: string): Promise<JsonResponse> {
 }
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   core = await startCore(store);
   const roles = (await call('GET', '/authorization/roles?equals=apiread&equalsField=name&limit=1000')).body as { results: Doc[] };
   omApiread = roles.results.find((r) => r['provenance'] === 'OperationsManager')!['_id'] as string;

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { makeUser, role } from '../../helpers/users.ts';
@@ -17,7 +17,7 @@ const HOUR = 3_600_000;
 
 let core: RunningCore;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
 });
 after(() => core.close());
 
@@ -76,7 +76,7 @@ test('get answers 404 for an unknown id and 400 for a malformed one', async () =
 });
 
 test('list answers {results, total} in name order, whole by default, with paging and filters', async () => {
-  const fresh = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  const fresh = await startCore((await openTestStore()));
   try {
     for (const name of ['delta', 'Alpha', 'charlie', 'bravo']) await createAutomation(fresh, name);
     const all = await send(fresh, 'GET', BASE);

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { makeUser, role } from '../../helpers/users.ts';
@@ -15,7 +15,7 @@ import type { Json } from './helpers.ts';
 
 let core: RunningCore;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
 });
 after(async () => {
   await core.core.automationScheduler.stop();

@@ -15,6 +15,7 @@ import { request } from '../../helpers/core.ts';
 import { newVariable, workflow } from '../../helpers/engine.ts';
 import { crash, spawnCore, stop } from '../../helpers/process.ts';
 import type { CoreProcess } from '../../helpers/process.ts';
+import { storeEnv } from '../../helpers/stores.ts';
 
 const PASSWORD = 'two-process-password';
 const headers = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' };
@@ -30,7 +31,7 @@ async function call(p: CoreProcess, method: string, path: string, body?: unknown
 }
 
 test('a scheduled automation fires once across two core processes on the same store', { timeout: 60_000 }, async () => {
-  const env = { DATA_DIR: dir, ADMIN_PASSWORD: PASSWORD, SCHEDULER_POLL_MS: '50' };
+  const env = { ...storeEnv(dir), ADMIN_PASSWORD: PASSWORD, SCHEDULER_POLL_MS: '50' };
   // One after the other, so the first start's bootstrap is not raced.
   const first = await spawnCore(env);
   running.push(first);

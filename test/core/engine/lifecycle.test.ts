@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { JOB_RULES, JOB_STATUSES } from '../../../core/src/engine/lifecycle.ts';
 import type { JobStatus } from '../../../core/src/engine/lifecycle.ts';
 import { newObjectId } from '../../../core/src/store/ids.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, failing, job, manual, newVariable, post, startJob, workflow } from '../../helpers/engine.ts';
@@ -17,7 +17,7 @@ import { createWorkflow, failing, job, manual, newVariable, post, startJob, work
 let core: RunningCore;
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   await createWorkflow(core, workflow('wait-manual', { c3d4: manual() }, [['workflow_start', 'c3d4'], ['c3d4', 'workflow_end']]));
   await createWorkflow(core, workflow('auto', { a1b2: newVariable('x', 1) }, [['workflow_start', 'a1b2'], ['a1b2', 'workflow_end']]));
   await createWorkflow(core, workflow('fails', { f00d: failing() }, [['workflow_start', 'f00d'], ['f00d', 'workflow_end']]));

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, delay, failing, job, manual, newVariable, post, runningTask, startJob, workflow } from '../../helpers/engine.ts';
@@ -17,7 +17,7 @@ let operator: TestUser;
 let other: TestUser;
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   operator = await makeUser(core, 'operator-1', { roles: [role('OperationsManager', 'operations')] });
   other = await makeUser(core, 'operator-2', { roles: [role('OperationsManager', 'operations')] });
   await createWorkflow(core, workflow('approve', { a1b2: newVariable('port', '$var.job.port'), c3d4: manual({ approved: '$var.job.approved' }) }, [['workflow_start', 'a1b2'], ['a1b2', 'c3d4'], ['c3d4', 'workflow_end']], { outputSchema: { type: 'object', properties: { approved: { type: 'boolean' } } }, inputSchema: { type: 'object', properties: { port: { type: 'string' } } } }));

@@ -12,6 +12,7 @@ import { request } from '../../helpers/core.ts';
 import { workflow, delay, newVariable } from '../../helpers/engine.ts';
 import { crash, spawnCore } from '../../helpers/process.ts';
 import type { CoreProcess } from '../../helpers/process.ts';
+import { storeEnv } from '../../helpers/stores.ts';
 
 const PASSWORD = 'restart-test-password';
 const dirs: string[] = [];
@@ -22,7 +23,7 @@ after(async () => {
 });
 
 async function start(dataDir: string, processTasksOnStart: boolean): Promise<CoreProcess> {
-  const p = await spawnCore({ DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, PROCESS_TASKS_ON_START: String(processTasksOnStart) });
+  const p = await spawnCore({ ...storeEnv(dataDir), ADMIN_PASSWORD: PASSWORD, PROCESS_TASKS_ON_START: String(processTasksOnStart) });
   running.push(p);
   return p;
 }

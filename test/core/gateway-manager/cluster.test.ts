@@ -1,11 +1,11 @@
 /** getClusterAdapters lists the gateway adapters of every core instance sharing the store. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 
 test('two cores on one store each list both instances\' gateway adapters', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const gateway = (name: string, port: number) => JSON.stringify([{ name, type: 'gateway', baseUrl: `http://127.0.0.1:${port}` }]);
   const a = await startCore(store, { CORE_PORT: '4101', ADAPTERS: gateway('iag east', 9101) });
   const b = await startCore(store, { CORE_PORT: '4102', ADAPTERS: gateway('iag west', 9102) });

@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startAgSim } from '../../../tools/ag-sim/server.ts';
 import type { AgSim } from '../../../tools/ag-sim/server.ts';
 import { request, startCore } from '../../helpers/core.ts';
@@ -57,7 +57,7 @@ export async function startGatewayFixture(): Promise<GatewayFixture> {
     { name: 'gw-off', type: 'gateway', baseUrl: sim.url, credentials, enabled: false },
     { name: 'nso1', type: 'nso', baseUrl: 'http://127.0.0.1:9', credentials },
   ];
-  const core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { ADAPTERS: JSON.stringify(adapters) });
+  const core = await startCore((await openTestStore()), { ADAPTERS: JSON.stringify(adapters) });
   return {
     core,
     sim,

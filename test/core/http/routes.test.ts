@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCoreApp } from '../../../core/src/app.ts';
 import { createLogger } from '../../../core/src/logger.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { testConfig } from '../../helpers/core.ts';
 
 /** The only routes that may be called without credentials (decisions.md item 7). */
@@ -21,7 +21,7 @@ const NO_BODY = new Set([
 const ANY_CALLER = new Set(['GET /health/server', 'GET /health/system', 'GET /health/applications', 'GET /health/adapters', 'POST /logout', 'GET /whoami']);
 
 test('every core route declares a method name, provenance, roles, surface and its inputs', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const { routes } = createCoreApp({ store, config: await testConfig(), logger: createLogger({ level: 'error', service: 'test', silent: true }) });
   assert.ok(routes.length >= 8);
   const seen = new Set<string>();

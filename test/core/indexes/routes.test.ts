@@ -1,14 +1,15 @@
 /** The indexing API over HTTP. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 
 let core: RunningCore;
-let store: SqliteStore;
+let store: Store;
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   core = await startCore(store);
 });
 after(async () => {

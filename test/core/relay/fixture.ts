@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startNsoSim } from '../../../tools/nso-sim/server.ts';
 import type { NsoSim } from '../../../tools/nso-sim/server.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 
@@ -52,7 +52,7 @@ export function adapters(simUrl: string, port: number): Record<string, unknown>[
 export async function startRelayFixture(extra: Record<string, string> = {}): Promise<RelayFixture> {
   const sim = await startNsoSim({ port: 0, username: NSO_USER, password: NSO_PASSWORD, seed: true });
   const port = await closedPort();
-  const store = await SqliteStore.open({ dataDir: ':memory:' });
+  const store = await (await openTestStore());
   const core = await startCore(store, { ADAPTERS: JSON.stringify(adapters(sim.url, port)), ...extra });
   return {
     sim,

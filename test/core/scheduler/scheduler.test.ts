@@ -15,9 +15,9 @@ import { Scheduler } from '../../../core/src/scheduler/scheduler.ts';
 import type { SchedulerOptions } from '../../../core/src/scheduler/scheduler.ts';
 import { automations, jobs } from '../../../core/src/search/fields.ts';
 import { newObjectId } from '../../../core/src/store/ids.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
 import type { Doc, Store } from '../../../core/src/store/types.ts';
-import { storeFactories } from '../../helpers/stores.ts';
+import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore, storeFactories } from '../../helpers/stores.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const HOUR = 3_600_000;
@@ -62,7 +62,7 @@ async function put(store: Store, name: string, fields: Doc = {}): Promise<string
 const read = async (store: Store, id: string): Promise<Doc> => (await store.collection('automations').findById(id))!;
 
 test('a due one-off runs once, records the run and gets no next run', async () => {
-  const h = harness(SqliteStore.open({ dataDir: ':memory:' }));
+  const h = harness((await openTestStore()));
   const id = await put(h.store, 'once');
   h.clock = T0 + 1500;
   assert.equal(await h.scheduler.tick(), 1);
@@ -79,7 +79,7 @@ test('a due one-off runs once, records the run and gets no next run', async () =
 });
 
 test('nothing runs before it is due, when disabled, or when nextRunAt is null', async () => {
-  const h = harness(SqliteStore.open({ dataDir: ':memory:' }));
+  const h = harness((await openTestStore()));
   await put(h.store, 'later', { nextRunAt: iso(T0 + HOUR) });
   await put(h.store, 'off', { disabled: true });
   await put(h.store, 'unscheduled', { nextRunAt: null });
@@ -90,7 +90,7 @@ test('nothing runs before it is due, when disabled, or when nextRunAt is null', 
 });
 
 test('a repeating interval runs each time it is due and keeps its phase; missed runs collapse into one', async () => {
-  const h = harness(SqliteStore.open({ dataDir: ':memory:' }));
+  const h = harness((await openTestStore()));
   const id = await put(h.store, 'hourly', { repeatInterval: '1 hour' });
   h.clock = T0 + 2000;
   await h.scheduler.tick();
@@ -104,7 +104,7 @@ test('a repeating interval runs each time it is due and keeps its phase; missed 
 });
 
 test('a cron schedule moves to its next match in its timezone', async () => {
-  const h = harness(SqliteStore.open({ dataDir: ':memory:' }));
+  const h = harness((await openTestStore()));
   const id = await put(h.store, 'weekdays', { nextRunAt: '2026-01-09T08:00:00.000Z', repeatInterval: '0 9 * * 1-5', repeatTimezone: 'Europe/Berlin' });
   h.clock = Date.parse('2026-01-09T08:00:03Z');
   assert.equal(await h.scheduler.tick(), 1);
@@ -112,7 +112,7 @@ test('a cron schedule moves to its next match in its timezone', async () => {
 });
 
 test('a fresh lock is respected; an expired one is taken over', async () => {
-  const h = harness(SqliteStore.open({ dataDir: ':memory:' }), { lockLifetimeMs: 60_000 });
+  const h = harness((await openTestStore()), { lockLifetimeMs: 60_000 });
   h.clock = T0 + 10 * 60_000;
   await put(h.store, 'held', { lockedAt: iso(h.clock - 30_000) });
   await put(h.store, 'abandoned', { lockedAt: iso(h.clock - 61_000) });
@@ -122,7 +122,7 @@ test('a fresh lock is respected; an expired one is taken over', async () => {
 
 test('a failing run is recorded, unlocked, and a repeating schedule goes on', async () => {
   const runs: string[] = [];
-  const h = harness(SqliteStore.open({ dataDir: ':memory:' }), { run: async (doc) => { runs.push(doc['name'] as string); throw new Error('workflow missing'); } }, runs);
+  const h = harness((await openTestStore()), { run: async (doc) => { runs.push(doc['name'] as string); throw new Error('workflow missing'); } }, runs);
   const once = await put(h.store, 'once');
   const repeat = await put(h.store, 'repeat', { repeatInterval: '10 minutes' });
   h.clock = T0 + 1000;
@@ -141,7 +141,7 @@ test('a failing run is recorded, unlocked, and a repeating schedule goes on', as
 test('a run the busy store refused is not recorded: the lock is released and the next poll runs it', async () => {
   let busy = true;
   const runs: string[] = [];
-  const h = harness(SqliteStore.open({ dataDir: ':memory:' }), {
+  const h = harness((await openTestStore()), {
     run: async (doc) => {
       if (busy) throw new StoreUnavailableError('The store is busy with another process; try again');
       runs.push(doc['name'] as string);
@@ -162,7 +162,7 @@ test('a run the busy store refused is not recorded: the lock is released and the
 });
 
 test('a schedule changed during the run keeps the new nextRunAt', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const moved = iso(T0 + 5 * HOUR);
   const h = harness(store, {
     run: async (doc) => {
@@ -202,7 +202,7 @@ for (const factory of storeFactories()) {
 }
 
 test('start() polls on its own; after stop() nothing runs, not even tick()', async () => {
-  const h = harness(SqliteStore.open({ dataDir: ':memory:' }), { now: Date.now });
+  const h = harness((await openTestStore()), { now: Date.now });
   await put(h.store, 'first', { nextRunAt: iso(Date.now() - 1000) });
   h.scheduler.start();
   assert.equal(h.scheduler.running, true);
@@ -218,6 +218,8 @@ test('start() polls on its own; after stop() nothing runs, not even tick()', asy
 });
 
 test('a started scheduler does not keep the process alive', () => {
+  // The embedded store on purpose: it holds no handle, so only the scheduler's timers could keep the process
+  // alive (a MongoDB client's sockets would, whatever the scheduler does).
   const script = `
     import { Scheduler } from './core/src/scheduler/scheduler.ts';
     import { automations } from './core/src/search/fields.ts';
@@ -233,5 +235,6 @@ test('a started scheduler does not keep the process alive', () => {
 });
 
 test('a registry without a nextRunAt date field is refused at construction', () => {
+  // Refused before the store is used at all, so any store does.
   assert.throws(() => new Scheduler({ store: SqliteStore.open({ dataDir: ':memory:' }), collection: 'jobs', type: jobs, run: async () => {}, logger, pollMs: 10 }), /must declare nextRunAt/);
 });

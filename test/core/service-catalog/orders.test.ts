@@ -6,7 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, newVariable, waitFor, workflow } from '../../helpers/engine.ts';
@@ -15,7 +16,7 @@ import { makeGroup, makeUser, role } from '../../helpers/users.ts';
 type Doc = Record<string, unknown>;
 
 let core: RunningCore;
-let store: SqliteStore;
+let store: Store;
 let service: Doc;
 
 const json = { 'content-type': 'application/json' };
@@ -46,7 +47,7 @@ async function jobStatus(id: string): Promise<Doc> {
 }
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   core = await startCore(store);
   // The task copies a form field into a new variable: the job really ran on the order's data.
   await createWorkflow(core, workflow('configure vlan', { a1: newVariable('greeting', '$var.job.hostname') }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));

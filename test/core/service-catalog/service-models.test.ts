@@ -6,7 +6,7 @@
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSON_HEADERS, simCall } from '../../../tools/nso-sim/test-client.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import { makeUser, role } from '../../helpers/users.ts';
 import { NSO, NSO_PASSWORD, NSO_USER, startRelayFixture } from '../relay/fixture.ts';
@@ -98,7 +98,7 @@ test('readers may list service models; a caller without a ServiceCatalog role ma
 });
 
 test('without any nso adapter ServiceModels is a 404 naming adapterId', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const core = await startCore(store);
   try {
     const res = await core.request('/service_catalog/ServiceModels');

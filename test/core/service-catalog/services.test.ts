@@ -5,7 +5,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, newVariable, workflow } from '../../helpers/engine.ts';
@@ -13,10 +14,10 @@ import { createWorkflow, newVariable, workflow } from '../../helpers/engine.ts';
 type Doc = Record<string, unknown>;
 
 let core: RunningCore;
-let store: SqliteStore;
+let store: Store;
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   core = await startCore(store);
   await createWorkflow(core, workflow('provision router', { a1: newVariable('done', true) }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));
 });

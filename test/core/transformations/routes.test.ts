@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pkg from '../../../package.json' with { type: 'json' };
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { makeUser, role } from '../../helpers/users.ts';
@@ -16,7 +16,7 @@ import type { Json } from './helpers.ts';
 let core: RunningCore;
 let admin: Json;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   const account = (await core.core.auth.findAccount('admin'))!;
   admin = { _id: account['_id'], provenance: account['provenance'], username: 'admin' };
 });

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, job, startJob, workflow } from '../../helpers/engine.ts';
@@ -16,7 +16,7 @@ import type { Json } from './helpers.ts';
 let core: RunningCore;
 let picker: string;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   picker = (await createOk(send, fruitPicker('Picker')))['_id'] as string;
 });
 after(() => core.close());

@@ -121,6 +121,7 @@ test('--from-log at a later release: the same calls are broken now, shown as an 
 
 test('--data-dir: the report read from the gateway\'s SQLite audit store, as CSV, within since and until, written with --out', async () => {
   const data = join(dir, 'data');
+  // The CLI's --data-dir reads the gateway's embedded file, so that is what the test writes.
   const store = SqliteStore.open({ dataDir: data, fileName: 'gateway.sqlite', countCacheEntries: 0 });
   const recorder = new AuditRecorder(store, createLogger({ level: 'error', service: 'test', silent: true }));
   const at = (iso: string) => Date.parse(iso);

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, manual, startJob, workflow } from '../../helpers/engine.ts';
@@ -36,7 +36,7 @@ async function legacy(path: string, init: { method?: string; token?: string | nu
 }
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   gw = await startGateway(core.url);
   operator = await makeUser(core, 'operator');
   await createWorkflow(core, workflow('audit-wait', { c3d4: manual() }, [['workflow_start', 'c3d4'], ['c3d4', 'workflow_end']]));

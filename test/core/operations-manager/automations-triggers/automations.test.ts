@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../../helpers/stores.ts';
 import { startCore } from '../../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../../helpers/core.ts';
 import { newVariable, workflow } from '../../../helpers/engine.ts';
@@ -37,7 +37,7 @@ const data = (res: JsonResponse): Json => (res.body as { data: Json }).data;
 const names = (res: JsonResponse): string[] => (res.body as { data: Json[] }).data.map((a) => a['name'] as string);
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   wfId = await makeWorkflow('OM Auto WF');
   otherWfId = await makeWorkflow('OM Other WF');
 });

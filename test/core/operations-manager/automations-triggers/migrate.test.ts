@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newObjectId } from '../../../../core/src/store/ids.ts';
-import { SqliteStore } from '../../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../../helpers/stores.ts';
 import { startCore } from '../../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../../helpers/core.ts';
 import { newVariable, waitFor, workflow } from '../../../helpers/engine.ts';
@@ -36,7 +36,7 @@ async function catalogAutomation(name: string, data: Json, schedule: { nextRunAt
 }
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   const wf = workflow('Catalog WF', { a1b2: newVariable('migrated', true) }, [['workflow_start', 'a1b2'], ['a1b2', 'workflow_end']]);
   const res = await core.request('/automation-studio/automations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ automation: wf }) });
   wfId = (res.body as { created: Json }).created['_id'] as string;

@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../../helpers/stores.ts';
 import { startCore } from '../../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../../helpers/core.ts';
 import { newVariable, waitFor, workflow } from '../../../helpers/engine.ts';
@@ -38,7 +38,7 @@ async function polledToEnd(jobId: string): Promise<Json> {
 }
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   const wf = workflow('Run WF', { a1b2: newVariable('done', true) }, [['workflow_start', 'a1b2'], ['a1b2', 'workflow_end']]);
   const created = await core.request('/automation-studio/automations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ automation: wf }) });
   assert.equal(created.status, 200);

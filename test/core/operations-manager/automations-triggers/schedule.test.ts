@@ -11,7 +11,7 @@ import { createLogger } from '../../../../core/src/logger.ts';
 import { createOmAutomations } from '../../../../core/src/operations-manager/automations/index.ts';
 import { decide, plannedRun, windowFrom } from '../../../../core/src/operations-manager/triggers/schedule.ts';
 import type { Scheduler } from '../../../../core/src/scheduler/scheduler.ts';
-import { SqliteStore } from '../../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../../helpers/stores.ts';
 import { startCore } from '../../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../../helpers/core.ts';
 import { newVariable, waitFor, workflow } from '../../../helpers/engine.ts';
@@ -54,7 +54,7 @@ async function dueSince(triggerId: string, nextRunAt: number): Promise<void> {
 }
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { SCHEDULER_POLL_MS: String(POLL_MS) });
+  core = await startCore((await openTestStore()), { SCHEDULER_POLL_MS: String(POLL_MS) });
   core.core.triggerScheduler.start();
   const logger = createLogger({ level: 'error', service: 'second', silent: true });
   secondProcess = createOmAutomations({ store: core.store, engine: core.core.engine, logger, pollMs: POLL_MS }).scheduler;

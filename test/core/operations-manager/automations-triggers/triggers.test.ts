@@ -6,7 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../../helpers/stores.ts';
 import { startCore } from '../../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../../helpers/core.ts';
 
@@ -36,7 +36,7 @@ function typed(t: Json): Json {
 }
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   automationId = data(await send('POST', '/automations', { name: 'Trigger Owner' }))['_id'] as string;
   otherAutomationId = data(await send('POST', '/automations', { name: 'Other Owner' }))['_id'] as string;
 });
