@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Sessions } from '../../../core/src/auth/sessions.ts';
 import { tokenHash } from '../../../core/src/auth/tokens.ts';
+import { MongoServerError } from 'mongodb';
+import { mongoStoreError } from '../../../core/src/store/mongo/errors.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 
 function clock(start: number): { now: () => number; advance: (ms: number) => void } {
@@ -47,5 +49,41 @@ test('the store keeps only the hash of a token', async () => {
   assert.ok(stored);
   assert.ok(!JSON.stringify(stored).includes(token));
   assert.equal(await sessions.resolve('not-a-token'), null);
+  await store.close();
+});
+
+test('a session touch the store cannot take (MongoDB failover: no primary) does not fail the read', async () => {
+  const store = await openTestStore();
+  const c = clock(9_000_000);
+  // What the MongoDB store throws while the replica set has no primary, through its own mapping.
+  const failover = mongoStoreError(new MongoServerError({ ok: 0, code: 10107, errmsg: 'not primary' }), 'sessions');
+  let refused = 0;
+  const failing = new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'collection') return Reflect.get(target, prop, receiver) as unknown;
+      return (name: Parameters<typeof store.collection>[0]) => {
+        const real = target.collection(name);
+        return new Proxy(real, {
+          get(coll, p) {
+            if (p === 'replaceOne' || p === 'deleteOne') {
+              return async () => {
+                refused += 1;
+                throw failover;
+              };
+            }
+            const value = Reflect.get(coll, p, coll) as unknown;
+            return typeof value === 'function' ? value.bind(coll) : value;
+          },
+        });
+      };
+    },
+  });
+  const sessions = new Sessions(failing, { idleMinutes: 60, now: c.now });
+  const { token } = await sessions.start('b'.repeat(24), 'account', 'login');
+  c.advance(31_000);
+  assert.ok(await sessions.resolve(token), 'the read goes on while the touch cannot be written');
+  assert.equal(refused, 1, 'the touch was tried');
+  c.advance(61 * 60_000);
+  assert.equal(await sessions.resolve(token), null, 'an expired session is still refused when it cannot be removed');
   await store.close();
 });
