@@ -78,31 +78,47 @@ export class SqlCompiler {
         // json_array_length is 0 for a non-array and NULL for a missing path.
         return { sql: `coalesce(json_array_length(t.doc, '${jsonPath(c.field.path)}'), 0) = 0`, params: [] };
       default:
-        return this.leaf(c.field, (v) => this.predicate(c, v));
+        return this.leaf(c.field, (v, raw) => this.predicate(c, v, raw));
     }
   }
 
   /** Applies a predicate to the field's column, or to any element of an array field. */
-  private leaf(field: FieldDef, predicate: (value: string) => SqlFragment): SqlFragment {
+  private leaf(field: FieldDef, predicate: (value: string, raw: string) => SqlFragment): SqlFragment {
     // Numbers compare as doubles, as in MongoDB: SQLite would read a JSON
     // integer beyond 2^53 exactly and disagree. No number field is indexed.
     const read = (v: string): string => (field.type === 'number' ? `CAST(${v} AS REAL)` : v);
-    if (!field.array) return predicate(read(`t.${quoteIdent(columnName(field.path))}`));
+    const at = (v: string) => predicate(read(v), v);
+    if (!field.array) return at(`t.${quoteIdent(columnName(field.path))}`);
     if (field.arrayOfObjects) {
       const within = field.path.slice(field.arrayOfObjects.length + 1);
-      const inner = predicate(read(`json_extract(e.value, '${jsonPath(within)}')`));
+      const inner = at(`json_extract(e.value, '${jsonPath(within)}')`);
       return { sql: `EXISTS (SELECT 1 FROM json_each(t.doc, '${jsonPath(field.arrayOfObjects)}') AS e WHERE ${inner.sql})`, params: inner.params };
     }
-    const inner = predicate(read('e.value'));
+    const inner = at('e.value');
     return { sql: `EXISTS (SELECT 1 FROM json_each(t.doc, '${jsonPath(field.path)}') AS e WHERE ${inner.sql})`, params: inner.params };
   }
 
-  private predicate(c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'text' | 'empty' }>, v: string): SqlFragment {
+  /**
+   * `raw` is the stored value before any CAST, to test its type: MongoDB
+   * compares only values of one type (BSON type bracketing), so a string
+   * held where a number is declared never equals or exceeds a number, and a
+   * number never sorts into a range of strings. `typeof` reads the column
+   * only, so an index serves the comparison as before. JSON true/false are
+   * integers here and cannot be told from 1/0 this way (docs/deployment.md).
+   */
+  private predicate(c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'text' | 'empty' }>, v: string, raw: string): SqlFragment {
+    const numeric = `typeof(${raw}) IN ('integer', 'real')`;
     switch (c.kind) {
       case 'compare':
+        if (typeof c.value === 'number') return { sql: `(${numeric} AND ${v} ${OPS[c.op]} ?)`, params: [c.value] };
+        // Equal text is text already; a range needs the guard, since numbers sort before every string.
+        if (typeof c.value === 'string' && c.op !== 'eq') return { sql: `(typeof(${raw}) = 'text' AND ${v} ${OPS[c.op]} ?)`, params: [c.value] };
         return { sql: `${v} ${OPS[c.op]} ?`, params: [param(c.value)] };
-      case 'in':
-        return { sql: `${v} IN (${c.values.map(() => '?').join(', ')})`, params: c.values.map(param) };
+      case 'in': {
+        const list = { sql: `${v} IN (${c.values.map(() => '?').join(', ')})`, params: c.values.map(param) };
+        // A numeric list would take a string column value CAST to a number (`'a'` is 0).
+        return c.values.length > 0 && c.values.every((x) => typeof x === 'number') ? { sql: `(${numeric} AND ${list.sql})`, params: list.params } : list;
+      }
       case 'match':
         if (c.mode === 'prefix') {
           const upper = prefixUpperBound(c.text);
