@@ -6,8 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Collection } from 'mongodb';
 import { MongoBulkWriteError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
 import { DocumentTooLargeError, StoreFullError, StoreUnavailableError, toAppError } from '../../core/src/errors.ts';
+import { collectionSpec } from '../../core/src/store/collections.ts';
+import { MongoCollection } from '../../core/src/store/mongo/collection.ts';
+import type { StoredDoc } from '../../core/src/store/mongo/collection.ts';
 import { mongoStoreError } from '../../core/src/store/mongo/errors.ts';
 import { clientOptions, transactionsUnsupported } from '../../core/src/store/mongo/store.ts';
 import { DuplicateKeyError } from '../../core/src/store/types.ts';
@@ -81,4 +85,23 @@ test('majority writes and reads by default, and whatever the URL sets is left to
   assert.equal(own.writeConcern, undefined);
   assert.equal(own.readConcern, undefined);
   assert.equal(own.serverSelectionTimeoutMS, undefined);
+});
+
+test('every write and read of a MongoDB collection reports the mapped error (replaceIfRev onto a taken name is a DuplicateKeyError)', async () => {
+  // A stand-in for the driver's collection that fails as the server would; the store's own code runs unchanged.
+  let failWith: unknown = null;
+  const fail = async (): Promise<never> => {
+    throw failWith;
+  };
+  const driverCollection = { insertOne: fail, replaceOne: fail, deleteOne: fail, findOne: fail, updateMany: fail };
+  const transact = async <T>(fn: (session: never) => Promise<T>): Promise<T> => fn(undefined as never);
+  const coll = new MongoCollection(driverCollection as unknown as Collection<StoredDoc>, collectionSpec('automations'), transact);
+  failWith = server(11000, 'E11000 duplicate key error collection: iap.automations index: name_1 dup key: { name: "taken" }');
+  await assert.rejects(coll.replaceIfRev({ _id: 'a2', name: 'taken', _rev: 1 }, 0), DuplicateKeyError);
+  await assert.rejects(coll.replaceOne({ _id: 'a2', name: 'taken' }), DuplicateKeyError);
+  await assert.rejects(coll.insertOne({ _id: 'a3', name: 'taken' }), DuplicateKeyError);
+  failWith = server(10107, 'not primary');
+  await assert.rejects(coll.replaceIfRev({ _id: 'a2', _rev: 1 }, 0), StoreUnavailableError);
+  await assert.rejects(coll.deleteOne('a2'), StoreUnavailableError);
+  await assert.rejects(coll.findById('a2'), StoreUnavailableError);
 });
