@@ -39,21 +39,24 @@ export class SqliteStore implements Store {
       file = join(options.dataDir, options.fileName ?? 'iap.sqlite');
     }
     const db = new Database(file);
+    // First, so that even switching to WAL waits for a second process opening the same new file.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -65536');
     db.pragma('temp_store = MEMORY');
     // A new table gets its declared indexes at once; an existing one keeps what
-    // it has, and POST /indexes/:collection builds what is missing.
+    // it has, and POST /indexes/:collection builds what is missing. IMMEDIATE:
+    // two processes creating the schema of a new file at once would otherwise
+    // both read it, and the second's upgrade to writing fails at once (SQLITE_BUSY).
     db.transaction(() => {
       for (const name of COLLECTION_NAMES) {
         const spec = collectionSpec(name);
         if (createTable(db, spec)) for (const ix of spec.indexes) createIndex(db, name, ix);
         ensureRowCounter(db, name);
       }
-    })();
+    }).immediate();
     return new SqliteStore(db, options.countCacheEntries ?? 1000);
   }
 
