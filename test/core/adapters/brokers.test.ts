@@ -5,7 +5,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { startGateway } from '../../helpers/gateway.ts';
@@ -19,12 +20,12 @@ const ADAPTERS = [
   { name: 'ag', type: 'gateway', baseUrl: 'http://127.0.0.1:9' },
 ];
 
-let store: SqliteStore;
+let store: Store;
 let core: RunningCore;
 let gw: RunningGateway;
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = await openTestStore();
   // An adapter kept as a document serves its brokers like a configured one.
   await store.collection('adapters').insertOne({ _id: 'stored-nso', name: 'stored nso', type: 'nso', baseUrl: 'http://127.0.0.1:9' });
   core = await startCore(store, { ADAPTERS: JSON.stringify(ADAPTERS) });

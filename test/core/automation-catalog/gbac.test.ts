@@ -8,7 +8,7 @@
  */
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { makeGroup, makeUser, role } from '../../helpers/users.ts';
@@ -29,7 +29,7 @@ let open: string;
 let n = 0;
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   await quickWorkflow(core, 'gbac-flow');
   readGroup = await makeGroup(core, 'automation readers');
   writeGroup = await makeGroup(core, 'automation writers');

@@ -17,7 +17,7 @@ import { listen } from '../../../core/src/http/listen.ts';
 import { STALL_CHECK_MS, stallCount, startStallDetector } from '../../../core/src/http/stall-detector.ts';
 import type { StallDetector } from '../../../core/src/http/stall-detector.ts';
 import { createLogger } from '../../../core/src/logger.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { createGatewayApp } from '../../../gateway/src/app.ts';
 import { testConfig } from '../../helpers/core.ts';
 
@@ -52,7 +52,7 @@ function stallsOf(requestId: string): Array<Record<string, unknown>> {
 
 test('a core request that blocks the loop for 300 ms is logged once with its request id and route, and counted', { timeout: 15_000 }, async () => {
   const config = await testConfig();
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   const core = createCoreApp({ store, config, logger: createLogger({ level: 'error', service: 'core', silent: true }) });
   const blocking: Middleware = async (ctx, next) => {
     if (ctx.get('x-test-block') === 'yes') block(BLOCK_MS);
@@ -92,7 +92,7 @@ test('the gateway\'s pass-through and legacy requests (node:http, outside Koa) a
   await new Promise<void>((r) => standIn.listen(0, '127.0.0.1', r));
   const coreUrl = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
   const config = await testConfig({ CORE_URL: coreUrl });
-  const store = SqliteStore.open({ dataDir: ':memory:', countCacheEntries: 0 });
+  const store = await openTestStore({ countCacheEntries: 0 });
   const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store });
   const server = await listen(gateway.app, 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -6,7 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../../core/src/store/types.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 
@@ -21,8 +22,8 @@ function warnings(core: RunningCore): Json[] {
   return core.logs.map((l) => JSON.parse(l) as Json).filter((l) => l['level'] === 'warn' && String(l['message']).includes('alarmProps'));
 }
 
-async function withCore(release: string, run: (core: RunningCore, store: SqliteStore) => Promise<void>): Promise<void> {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+async function withCore(release: string, run: (core: RunningCore, store: Store) => Promise<void>): Promise<void> {
+  const store = await openTestStore();
   const core = await startCore(store, { PLATFORM_RELEASE: release });
   try {
     await run(core, store);
@@ -87,7 +88,7 @@ test('before 2021.1 a single object is simply wrapped: it was not deprecated yet
 });
 
 test('a single object already stored becomes an array when the core starts, with a log line; arrays are left alone', async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   await store.collection('iap_profiles').insertMany([
     { _id: 'legacy', id: 'legacy', isActive: true, alarmProps: location, uiProps: { description: 'UI' } },
     { _id: 'modern', id: 'modern', isActive: false, alarmProps: [location] },

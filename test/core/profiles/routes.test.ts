@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { makeUser, role } from '../../helpers/users.ts';
@@ -12,7 +12,7 @@ import { makeUser, role } from '../../helpers/users.ts';
 type Json = Record<string, unknown>;
 let core: RunningCore;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
 });
 after(() => core.close());
 
