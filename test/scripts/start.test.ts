@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKOFF, pauseBefore } from '../../scripts/supervise.ts';
 import { ADMIN_PASSWORD, figure, login, sleep, tempDir, timed } from '../faults/support.ts';
+import { storeEnv } from '../helpers/stores.ts';
 
 const data = tempDir('npm-start');
 after(() => data.remove());
@@ -49,7 +50,8 @@ async function eventually(check: () => Promise<boolean>, ms: number, what: () =>
 
 test('a killed core is started again on its port while the gateway serves on, and SIGTERM stops both', { timeout: 120_000 }, async () => {
   const [corePort, gatewayPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, DATA_DIR: data.path, ADMIN_PASSWORD, CORE_PORT: String(corePort), PORT: String(gatewayPort), CORE_URL: `http://127.0.0.1:${corePort}`, MONGO_URL: '', LOG_LEVEL: 'warn' };
+  // MONGO_URL only as storeEnv gives it (a database of its own); the run's own would name a shared one.
+  const env = { ...process.env, MONGO_URL: '', ...storeEnv(data.path), ADMIN_PASSWORD, CORE_PORT: String(corePort), PORT: String(gatewayPort), CORE_URL: `http://127.0.0.1:${corePort}`, LOG_LEVEL: 'warn' };
   const start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--demo-jobs', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   start.stdout.on('data', (c: Buffer) => (out += c.toString()));

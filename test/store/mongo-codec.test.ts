@@ -74,6 +74,7 @@ test('a document over 16 MiB of BSON is DOCUMENT_TOO_LARGE on MongoDB and on SQL
   assert.ok(BSON.calculateObjectSize(big) > BSON_LIMIT && BSON.calculateObjectSize(justUnder) <= BSON_LIMIT);
   assert.throws(() => encodeDoc('jobs', big), DocumentTooLargeError);
   assert.doesNotThrow(() => encodeDoc('jobs', justUnder));
+  // The embedded store's side of the same limit, whatever MONGO_URL says (the server side needs no server: the size is checked before sending).
   const store = SqliteStore.open({ dataDir: ':memory:' });
   try {
     const jobs = store.collection('jobs');
