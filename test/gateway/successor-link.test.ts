@@ -10,7 +10,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { successorTemplate } from '../../gateway/src/mapping/successor.ts';
 import { GROUP_OPS, groups, jobId, jobs, tasks } from '../fixtures/search-data.ts';
 import { request, startCore } from '../helpers/core.ts';
@@ -38,7 +38,7 @@ function parseLink(header: string): { target: string; params: Map<string, string
 let core: RunningCore;
 let gw: RunningGateway;
 before(async () => {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = await openTestStore();
   await store.collection('jobs').insertMany(jobs);
   await store.collection('tasks').insertMany(tasks);
   await store.collection('groups').insertMany(groups);

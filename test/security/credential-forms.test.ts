@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../helpers/stores.ts';
 import { compareReleases } from '../../gateway/src/releases.ts';
 import { ADMIN_PASSWORD, request, startCore } from '../helpers/core.ts';
 import { CREDENTIAL_FORMS as FORMS } from '../helpers/credential-forms.ts';
@@ -60,7 +60,7 @@ const seen: Seen[] = [];
 let loginBody = '';
 let token = '';
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   proxy = await inspectingProxy(core.url, seen);
   gw = await startGateway(proxy.url);
   // The token exactly as a client gets it: the raw body of POST /login, a JSON string.

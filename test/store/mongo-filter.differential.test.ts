@@ -95,7 +95,9 @@ function wrongTypeOf(field: FieldDef): fc.Arbitrary<Scalar> {
   // Never true/false where another type is declared, nor 1/0 where a boolean is: the embedded store holds
   // JSON booleans as the integers 1 and 0, so it can neither tell them from numbers nor sort them after
   // strings as MongoDB does (a difference docs/deployment.md states).
-  return declaredJsType(field) === 'number' ? fc.constantFrom('', '0', '1', 'a', 'true', 'Ω') : declaredJsType(field) === 'string' ? fc.constantFrom(0, 1, -2.5, 7, 1e21) : fc.constantFrom('', 'true', 'a');
+  // For the same reason a boolean field gets none: its true/false sort among numbers, so before strings.
+  const declared = declaredJsType(field);
+  return declared === 'number' ? fc.constantFrom('', '0', '1', 'a', 'true', 'Ω') : declared === 'string' ? fc.constantFrom(0, 1, -2.5, 7, 1e21) : fc.boolean();
 }
 
 function declaredJsType(field: FieldDef): 'string' | 'number' | 'boolean' {

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { arch, cpus, release, totalmem } from 'node:os';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { startGateway } from '../../helpers/gateway.ts';
@@ -16,7 +16,7 @@ import type { RunningGateway } from '../../helpers/gateway.ts';
 let core: RunningCore;
 let gw: RunningGateway;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore((await openTestStore()));
   gw = await startGateway(core.url);
 });
 after(async () => {
