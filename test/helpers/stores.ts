@@ -57,11 +57,14 @@ export function testMongoUrl(): string {
   return withDatabase(mongoUrl, database);
 }
 
+/** True once a store of this file reached the server: only then is there anything to drop. */
+let reached = false;
+
 // Registered when the module loads, so it is a root hook: it runs after the file's last test.
 if (mongoUrl) {
   after(async () => {
     for (const store of opened) await store.close().catch(() => undefined);
-    if (created.length === 0) return;
+    if (created.length === 0 || !reached) return;
     const { MongoClient } = await import('mongodb');
     const client = new MongoClient(withDatabase(mongoUrl, 'admin'));
     try {
@@ -75,6 +78,7 @@ if (mongoUrl) {
 export async function openMongoTestStore(): Promise<Store> {
   const { MongoStore } = await import('../../core/src/store/mongo/store.ts');
   const store = await MongoStore.connect(testMongoUrl());
+  reached = true;
   opened.push(store);
   return store;
 }
@@ -91,7 +95,9 @@ export async function openTestStore(options: { countCacheEntries?: number } = {}
  * given this environment, so a restart finds what the first process wrote).
  */
 export function storeEnv(dataDir: string): Record<string, string> {
-  return mongoUrl ? { DATA_DIR: dataDir, MONGO_URL: testMongoUrl() } : { DATA_DIR: dataDir };
+  if (!mongoUrl) return { DATA_DIR: dataDir };
+  reached = true; // the child processes create it
+  return { DATA_DIR: dataDir, MONGO_URL: testMongoUrl() };
 }
 
 export function storeFactories(): StoreFactory[] {
