@@ -101,6 +101,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     client,
     audit,
     hatches,
+    searchMaxLimit: deps.config.search.maxLimit,
     logger: deps.logger,
     bodyLimit: deps.config.http.bodyLimit,
   });

@@ -44,6 +44,8 @@ export interface LegacyDeps {
   readonly client: CoreClient;
   readonly audit: AuditRecorder;
   readonly hatches: ReadonlyMap<string, Hatch>;
+  /** The core's largest search page (`search.maxLimit`, the same setting the core reads). */
+  readonly searchMaxLimit: number;
   readonly logger: Logger;
   readonly bodyLimit: string;
   readonly now?: () => number;
@@ -99,7 +101,7 @@ interface Call {
 }
 
 /** Answers one legacy call: 410 once removed, 401 to callers the core does not know, else the rewrite. */
-async function answer(call: Call, hatches: LegacyDeps['hatches']): Promise<Answer> {
+async function answer(call: Call, deps: LegacyDeps): Promise<Answer> {
   const { entry, caller } = call;
   // Removal is public knowledge; anything else is only for callers the core knows.
   if (call.gone) return { status: 410, outcome: 'refused', body: goneMessage(entry), headers: { 'Cache-Control': 'no-store' } };
@@ -110,7 +112,7 @@ async function answer(call: Call, hatches: LegacyDeps['hatches']): Promise<Answe
   try {
     const query: Record<string, string> = {};
     for (const [k, v] of call.query) if (k !== 'token') query[k] = v;
-    const result = await runEntry(entry, { params: call.params, query, body: read.body }, call.callCore, hatches);
+    const result = await runEntry(entry, { params: call.params, query, body: read.body }, call.callCore, deps.hatches, deps.searchMaxLimit);
     return { status: result.status, outcome: 'rewritten', body: result.body };
   } catch (err) {
     // encodeURIComponent refuses lone surrogates, which JSON bodies may carry: the caller's mistake, named.
@@ -199,7 +201,7 @@ class LegacyCall implements Call {
     this.caller = callers.remembered(this.credentials) ?? (await callers.check(this.credentials, this.callCore));
     let result: Answer;
     try {
-      result = await answer(this, deps.hatches);
+      result = await answer(this, deps);
     } catch (err) {
       this.log().error('legacy operation failed', { entry: this.entry.id, error: String(err) });
       result = { status: 500, outcome: 'failed', body: 'Internal error' };

@@ -38,6 +38,8 @@ export class LegacyFailure extends Error {
 
 export interface HatchApi {
   readonly call: CallCore;
+  /** The largest page the core's search gives (`search.maxLimit`): legacy searches read pages of this size. */
+  readonly maxLimit: number;
 }
 
 /** An escape hatch: the few operations whose rewrite needs code. */
@@ -80,7 +82,7 @@ function copiedAnswer(next: Step | undefined, answer: CoreAnswer): CoreAnswer | 
   return bytes ? { status: next.status ?? 200, body: new RawJson(bytes) } : null;
 }
 
-export async function runEntry(entry: Entry, request: LegacyRequest, callCore: CallCore, hatches: ReadonlyMap<string, Hatch>): Promise<CoreAnswer> {
+export async function runEntry(entry: Entry, request: LegacyRequest, callCore: CallCore, hatches: ReadonlyMap<string, Hatch>, maxLimit: number): Promise<CoreAnswer> {
   const calls: unknown[] = [];
   const scope: Scope = { params: request.params, query: request.query, body: request.body ?? {}, vars: {}, last: null, calls };
   for (let i = 0; i < entry.steps.length; i += 1) {
@@ -103,7 +105,7 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
       calls.push(answer.body);
     } else if ('translateQuery' in step) {
       try {
-        (scope['vars'] as Record<string, unknown>)[step.translateQuery.into] = translateQuery(fill(`{${step.translateQuery.from}}`, scope));
+        (scope['vars'] as Record<string, unknown>)[step.translateQuery.into] = translateQuery(fill(`{${step.translateQuery.from}}`, scope), step.translateQuery.type);
       } catch (err) {
         if (err instanceof UntranslatableQuery) throw new LegacyFailure(`This query cannot be expressed in the operations-manager search: ${err.message}`);
         throw err;
@@ -111,7 +113,7 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
     } else if ('answer' in step) {
       return { status: step.status ?? 200, body: fill(step.answer, scope) ?? null };
     } else if ('code' in step) {
-      return hatches.get(step.code)!(fill(step.with, scope), scope, { call: callCore });
+      return hatches.get(step.code)!(fill(step.with, scope), scope, { call: callCore, maxLimit });
     } else {
       throw new LegacyFailure(step.unavailable);
     }

@@ -12,9 +12,9 @@ import { pcSearch } from './pc-search.ts';
 import { pcUpdate } from './pc-update.ts';
 import { weAddWatchers } from './we-add-watchers.ts';
 import { weClaimTask } from './we-claim-task.ts';
-import { weGetTask } from './we-get-task.ts';
 import { weJobList } from './we-job-list.ts';
 import { weJobsFromTaskQuery } from './we-jobs-from-tasks.ts';
+import { weSearch } from './we-search.ts';
 import { weTaskIterations } from './we-task-iterations.ts';
 
 export const hatches: ReadonlyMap<string, Hatch> = new Map<string, Hatch>([
@@ -26,8 +26,8 @@ export const hatches: ReadonlyMap<string, Hatch> = new Map<string, Hatch>([
   ['pcUpdate', pcUpdate],
   ['weAddWatchers', weAddWatchers],
   ['weClaimTask', weClaimTask],
-  ['weGetTask', weGetTask],
   ['weJobList', weJobList],
   ['weJobsFromTaskQuery', weJobsFromTaskQuery],
+  ['weSearch', weSearch],
   ['weTaskIterations', weTaskIterations],
 ]);

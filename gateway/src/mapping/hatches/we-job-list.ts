@@ -1,11 +1,13 @@
 /**
  * getJobList/:status: the legacy route took status names the new search does
  * not have (`active` for every job still going, and the spelling
- * `cancelled`), and its options carry a projection and a sort as objects.
+ * `cancelled`), and its options name the page as `page: {skip, limit}` beside
+ * a MongoDB filter, projection and sort (docs/gateway.md, legacy searches).
  */
 import type { CoreAnswer, HatchApi } from '../run.ts';
 import type { Scope } from '../template.ts';
-import { callOk, isObject, pageOf, projectionOf, qOf, sortOf, wrapper } from './we-common.ts';
+import { legacySearch } from '../legacy-search.ts';
+import { isObject } from './we-common.ts';
 
 /** Legacy status names that are not statuses of the new interface. */
 const STATUS_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -18,15 +20,15 @@ export async function weJobList(args: unknown, _scope: Scope, api: HatchApi): Pr
   const o = isObject(options) ? options : {};
   const given = String(status ?? '');
   const names = Object.hasOwn(STATUS_NAMES, given) ? STATUS_NAMES[given]! : [given];
-  // One status is Rule 3's equals[status]; a list goes into q beside the filter, as a JSON array that needs no comma escaping.
-  const conditions = [o['filter'], names.length > 1 ? { status: { $in: names } } : undefined].filter((c) => isObject(c) && Object.keys(c).length > 0);
-  const query: Record<string, string> = {
-    ...(names.length === 1 ? { 'equals[status]': names[0]! } : {}),
-    ...qOf(conditions.length === 0 ? undefined : conditions.length === 1 ? conditions[0] : { $and: conditions }),
-    ...pageOf(o['page']),
-    ...sortOf(o['sort']),
-    ...projectionOf(o['fields']),
-  };
-  const found = await callOk(api, { method: 'GET', path: '/operations-manager/jobs', query });
-  return { status: 200, body: wrapper(found) };
+  const byStatus = names.length === 1 ? { status: names[0] } : { status: { $in: names } };
+  const page = isObject(o['page']) ? o['page'] : {};
+  const found = await legacySearch(api, {
+    type: 'jobs',
+    query: o['filter'] === undefined || o['filter'] === null ? byStatus : { $and: [byStatus, o['filter']] },
+    sort: o['sort'],
+    skip: page['skip'],
+    limit: page['limit'],
+    fields: o['fields'],
+  });
+  return { status: 200, body: { results: found.docs, skip: found.skip, limit: found.limit ?? 0, total: found.total } };
 }

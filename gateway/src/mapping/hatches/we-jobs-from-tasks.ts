@@ -1,15 +1,17 @@
 /**
  * getJobFromTaskQuery: jobs found through a query on their tasks. The new
  * search answers tasks with the parent job nested (`dereference=job`), so the
- * caller derives the unique jobs (Rule 3); paging and sorting are over those
- * jobs, so every matching task is read first, up to a bound.
+ * caller derives the unique jobs (Rule 3); paging, sorting and the projection are over
+ * those jobs, with MongoDB's rules, so every matching task is read first, up
+ * to a bound.
  */
 import { LegacyFailure } from '../run.ts';
 import type { CoreAnswer, HatchApi } from '../run.ts';
 import type { Scope } from '../template.ts';
-import { callOk, isObject, MAX_LIMIT, qOf } from './we-common.ts';
+import { readLimit, readProjection, readSkip, readSort, project } from '../legacy-options.ts';
+import { qOf } from '../legacy-search.ts';
+import { callOk, isObject } from './we-common.ts';
 
-const PAGE = MAX_LIMIT;
 /** Beyond this many matching tasks the legacy caller is asked to narrow the query. */
 const MAX_TASKS = 10_000;
 /** Job fields a task document carries in `job`, so a job filter can be applied to tasks. */
@@ -33,25 +35,36 @@ function at(doc: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), doc);
 }
 
-/** Missing values after present ones (ascending), numbers as numbers, everything else as text. */
-function compare(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === undefined || a === null) return 1;
-  if (b === undefined || b === null) return -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const [x, y] = [String(a), String(b)];
-  return x < y ? -1 : x > y ? 1 : 0;
+/** MongoDB's order of types (missing and null first, then numbers, text, booleans). */
+function rank(v: unknown, field: string): number {
+  if (v === undefined || v === null) return 0;
+  if (typeof v === 'number') return 1;
+  if (typeof v === 'string') return 2;
+  if (typeof v === 'boolean') return 3;
+  throw new LegacyFailure(`getJobFromTaskQuery cannot sort on ${field}: it holds lists or documents`);
+}
+
+function compare(a: unknown, b: unknown, field: string): number {
+  const [ra, rb] = [rank(a, field), rank(b, field)];
+  if (ra !== rb || ra === 0) return ra - rb;
+  return (a as number | string) < (b as number | string) ? -1 : (a as number | string) > (b as number | string) ? 1 : 0;
 }
 
 export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
   const { taskQuery, options } = isObject(args) ? args : {};
   const o = isObject(options) ? options : {};
   const parts = [taskQuery, isObject(o['filter']) ? onTasks(o['filter']) : undefined].filter((p) => isObject(p) && Object.keys(p).length > 0);
-  const q = qOf(parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { $and: parts });
+  const q = qOf(parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { $and: parts }, 'tasks');
+  const page = isObject(o['page']) ? o['page'] : {};
+  // Read before any call, so a bad option is refused without work.
+  const given = readSort(o['sort']);
+  const skip = readSkip(page['skip']);
+  const limit = readLimit(page['limit']);
+  const projection = readProjection(o['fields']);
 
   const jobs = new Map<string, Record<string, unknown>>();
-  for (let skip = 0; ; skip += PAGE) {
-    const query = { ...q, dereference: 'job', include: 'job', sort: '_id', order: '1', skip: String(skip), limit: String(PAGE) };
+  for (let skipped = 0; ; skipped += api.maxLimit) {
+    const query = { ...q, dereference: 'job', include: 'job', sort: '_id', order: '1', skip: String(skipped), limit: String(api.maxLimit) };
     const found = await callOk(api, { method: 'GET', path: '/operations-manager/tasks', query });
     const total = Number(found.metadata?.total ?? 0);
     if (total > MAX_TASKS) throw new LegacyFailure(`The task query matches ${total} tasks; getJobFromTaskQuery reads at most ${MAX_TASKS}, so narrow it`);
@@ -60,17 +73,17 @@ export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: Hat
       const job = isObject(task) ? task['job'] : undefined;
       if (isObject(job) && typeof job['_id'] === 'string' && !jobs.has(job['_id'])) jobs.set(job['_id'], job);
     }
-    if (tasks.length < PAGE || skip + PAGE >= total) break;
+    if (tasks.length < api.maxLimit || skipped + api.maxLimit >= total) break;
   }
 
-  const sort = isObject(o['sort']) && typeof o['sort']['field'] === 'string' ? o['sort'] : { field: 'name', direction: 1 };
-  const direction = ['-1', 'desc', 'descending'].includes(String(sort['direction']).toLowerCase()) ? -1 : 1;
-  const field = String(sort['field']);
-  // The new search's own order: the field, then _id, so equal values never swap between calls.
-  const ordered = [...jobs.values()].sort((a, b) => direction * (compare(at(a, field), at(b, field)) || compare(a['_id'], b['_id'])));
-  const page = isObject(o['page']) ? o['page'] : {};
-  const skip = Math.max(0, Number(page['skip'] ?? 0) || 0);
-  // No limit, or MongoDB's 0, means every job.
-  const limit = Math.max(0, Number(page['limit'] ?? 0) || 0) || ordered.length;
-  return { status: 200, body: ordered.slice(skip, skip + limit) };
+  // The jobs are sorted here, so any MongoDB sort can be; without one, by name as the new search orders. _id last keeps the order total.
+  const keys = [...(given.length > 0 ? given : [['name', 1] as const]), ['_id', given[0]?.[1] ?? 1] as const];
+  const ordered = [...jobs.values()].sort((a, b) => {
+    for (const [field, direction] of keys) {
+      const c = compare(at(a, field), at(b, field), field);
+      if (c !== 0) return direction * c;
+    }
+    return 0;
+  });
+  return { status: 200, body: ordered.slice(skip, limit === null ? undefined : skip + limit).map((job) => project(job, projection)) };
 }

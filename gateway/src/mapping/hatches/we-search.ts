@@ -1,0 +1,52 @@
+/**
+ * `weSearch`: every legacy job and task search (find, searchJobs,
+ * searchTasks, getAssociatedJobs, queryJobs, queryTasksBrief, getTask,
+ * getTaskStatuses) with MongoDB's semantics (gateway/src/mapping/legacy-search.ts).
+ * Paging past the core's largest page and the projection need code.
+ *
+ * with: {type: jobs|tasks, query, options?: {sort, skip, limit, fields},
+ *        fields?: (overrides options.fields), fixed?: {include|exclude: [paths]},
+ *        dereference?, answer: list|results|first}
+ * `list` answers the documents, `results` the legacy wrapper
+ * `{results, skip, limit, total}` (limit 0: none), `first` the first
+ * document or null.
+ */
+import { LegacyFailure } from '../run.ts';
+import type { Hatch } from '../run.ts';
+import { legacySearch } from '../legacy-search.ts';
+import type { SearchType } from '../legacy-search.ts';
+import type { MongoProjection } from '../legacy-options.ts';
+import { isObject } from './we-common.ts';
+
+const HATCH = 'weSearch';
+
+function fixedOf(value: unknown): MongoProjection | null {
+  if (value === undefined) return null;
+  if (isObject(value) && Array.isArray(value['include'])) return { kind: 'include', paths: value['include'].map(String), dropId: false };
+  if (isObject(value) && Array.isArray(value['exclude'])) return { kind: 'exclude', paths: value['exclude'].map(String) };
+  throw new LegacyFailure(`${HATCH}: fixed must be {include: [...]} or {exclude: [...]}`);
+}
+
+export const weSearch: Hatch = async (raw, _scope, api) => {
+  const args = isObject(raw) ? raw : {};
+  const type = args['type'];
+  if (type !== 'jobs' && type !== 'tasks') throw new LegacyFailure(`${HATCH}: type must be jobs or tasks`);
+  const sent = args['options'];
+  if (sent !== undefined && !isObject(sent)) throw new LegacyFailure('options must be an object');
+  const options = sent ?? {};
+  const answer = args['answer'];
+  const first = answer === 'first';
+  const found = await legacySearch(api, {
+    type: type as SearchType,
+    query: args['query'],
+    sort: options['sort'],
+    skip: options['skip'],
+    limit: first ? 1 : options['limit'],
+    fields: 'fields' in args ? args['fields'] : options['fields'],
+    fixed: fixedOf(args['fixed']),
+    extra: typeof args['dereference'] === 'string' ? { dereference: args['dereference'] } : {},
+  });
+  if (first) return { status: 200, body: found.docs[0] ?? null };
+  if (answer === 'results') return { status: 200, body: { results: found.docs, skip: found.skip, limit: found.limit ?? 0, total: found.total } };
+  return { status: 200, body: found.docs };
+};

@@ -1,0 +1,158 @@
+/**
+ * The list options of legacy searches, read with MongoDB's rules
+ * (docs/gateway.md, "Legacy searches"): `sort` as `{field: 1|-1}` (several
+ * keys, an array of pairs, a bare field name, or workflow-engine's
+ * `{field, direction}`), `skip`, `limit` (0 or none: no limit; negative:
+ * its absolute value) and `fields` as an inclusive or exclusive projection.
+ * A request MongoDB itself would refuse is refused with MongoDB's reason.
+ */
+import { LegacyFailure } from './run.ts';
+
+type Doc = Record<string, unknown>;
+
+export type Direction = 1 | -1;
+export type SortKeys = ReadonlyArray<readonly [field: string, direction: Direction]>;
+
+export type MongoProjection =
+  | { readonly kind: 'include'; readonly paths: readonly string[]; readonly dropId: boolean }
+  | { readonly kind: 'exclude'; readonly paths: readonly string[] };
+
+function isObject(v: unknown): v is Doc {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function direction(field: string, value: unknown): Direction {
+  if (value === 1 || value === '1') return 1;
+  if (value === -1 || value === '-1') return -1;
+  const word = typeof value === 'string' ? value.toLowerCase() : '';
+  if (word === 'asc' || word === 'ascending') return 1;
+  if (word === 'desc' || word === 'descending') return -1;
+  throw new LegacyFailure(`Invalid sort direction for ${field}: ${JSON.stringify(value)} (MongoDB takes 1, -1, asc or desc)`);
+}
+
+/** The sort keys of a legacy `sort` option, in order; none when absent. */
+export function readSort(sort: unknown): SortKeys {
+  if (sort === undefined || sort === null) return [];
+  if (typeof sort === 'string' && sort !== '') return [[sort, 1]];
+  if (Array.isArray(sort)) {
+    return sort.map((pair: unknown) => {
+      if (typeof pair === 'string' && pair !== '') return [pair, 1] as const;
+      if (Array.isArray(pair) && typeof pair[0] === 'string' && pair[0] !== '') return [pair[0], direction(pair[0], pair[1] ?? 1)] as const;
+      throw new LegacyFailure(`Invalid sort ${JSON.stringify(sort)}: each item must be a field name or [field, direction]`);
+    });
+  }
+  if (!isObject(sort)) throw new LegacyFailure(`Invalid sort ${JSON.stringify(sort)}: it must be an object of field and direction`);
+  // workflow-engine's own form; as a MongoDB sort it would be invalid (a direction of "name").
+  const keys = Object.keys(sort);
+  if (typeof sort['field'] === 'string' && keys.every((k) => k === 'field' || k === 'direction')) return [[sort['field'], direction(sort['field'], sort['direction'] ?? 1)]];
+  return keys.map((k) => [k, direction(k, sort[k])] as const);
+}
+
+/** The one field the new search can sort on for these keys (it always ends with `_id` in the same direction), or a failure naming why not. */
+export function singleSort(keys: SortKeys): { readonly sort: string; readonly order: string } | null {
+  const cut = keys.findIndex(([f]) => f === '_id');
+  // Keys after _id never decide anything: _id is unique.
+  const used = cut === -1 ? keys : keys.slice(0, cut + 1);
+  if (used.length === 0) return null;
+  const [first, second] = used;
+  if (used.length === 1 || (used.length === 2 && second![0] === '_id' && second![1] === first![1])) return { sort: first![0], order: String(first![1]) };
+  throw new LegacyFailure(`The sort ${used.map(([f, d]) => `${f}: ${d}`).join(', ')} cannot be expressed in the new search: it sorts on one field, then on _id in the same direction`);
+}
+
+function whole(name: string, value: unknown): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  const n = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new LegacyFailure(`${name} must be a whole number, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** `skip`: 0 when absent; MongoDB refuses a negative one. */
+export function readSkip(value: unknown): number {
+  const n = whole('skip', value) ?? 0;
+  if (n < 0) throw new LegacyFailure(`skip must not be negative, got ${n}`);
+  return n;
+}
+
+/** `limit`: null (every document) when absent or 0, as in MongoDB; a negative limit is its absolute value. */
+export function readLimit(value: unknown): number | null {
+  const n = whole('limit', value);
+  return n === null || n === 0 ? null : Math.abs(n);
+}
+
+/** A MongoDB projection document as include or exclude paths; null when it keeps everything. */
+export function readProjection(fields: unknown): MongoProjection | null {
+  if (fields === undefined || fields === null) return null;
+  if (!isObject(fields)) throw new LegacyFailure(`fields must be a projection object such as {"name": 1}, not ${JSON.stringify(fields)}`);
+  const on: string[] = [];
+  const off: string[] = [];
+  let dropId = false;
+  let includeId = false;
+  for (const [path, value] of Object.entries(fields)) {
+    if (path === '' || path.startsWith('$') || path.split('.').some((p) => p === '' || p.startsWith('$'))) throw new LegacyFailure(`fields: ${JSON.stringify(path)} is not a field path this projection can take`);
+    let included: boolean;
+    if (typeof value === 'boolean') included = value;
+    else if (typeof value === 'number' && Number.isFinite(value)) included = value !== 0;
+    else throw new LegacyFailure(`fields.${path}: only 1/true (include) and 0/false (exclude) projections can be expressed, not ${JSON.stringify(value)}`);
+    if (path === '_id') {
+      if (included) includeId = true;
+      else dropId = true;
+      continue;
+    }
+    if (included && off.length > 0) throw new LegacyFailure(`Cannot do inclusion on field ${path} in exclusion projection`);
+    if (!included && on.length > 0) throw new LegacyFailure(`Cannot do exclusion on field ${path} in inclusion projection`);
+    (included ? on : off).push(path);
+  }
+  const paths = on.length > 0 ? on : off;
+  for (const a of paths) for (const b of paths) if (a !== b && b.startsWith(`${a}.`)) throw new LegacyFailure(`Path collision at ${b}`);
+  if (on.length > 0 || (includeId && off.length === 0 && !dropId)) return { kind: 'include', paths: on, dropId };
+  if (off.length > 0 || dropId) return { kind: 'exclude', paths: dropId ? ['_id', ...off] : off };
+  return null;
+}
+
+function includePath(from: Doc, segments: readonly string[]): Doc {
+  const [head, ...rest] = segments;
+  if (!Object.hasOwn(from, head!)) return {};
+  const value = from[head!];
+  if (rest.length === 0) return { [head!]: value };
+  if (isObject(value)) return { [head!]: includePath(value, rest) };
+  if (Array.isArray(value)) return { [head!]: inArray(value, rest) };
+  return {};
+}
+
+/** Inside arrays MongoDB keeps only the documents, each projected. */
+function inArray(items: readonly unknown[], segments: readonly string[]): unknown[] {
+  return items.filter((e) => isObject(e) || Array.isArray(e)).map((e) => (isObject(e) ? includePath(e, segments) : inArray(e as unknown[], segments)));
+}
+
+function merge(into: Doc, part: Doc): void {
+  for (const [k, v] of Object.entries(part)) {
+    if (isObject(into[k]) && isObject(v)) merge(into[k] as Doc, v);
+    else if (Array.isArray(into[k]) && Array.isArray(v)) (into[k] as unknown[]).forEach((e, i) => isObject(e) && isObject(v[i]) && merge(e, v[i]));
+    else into[k] = v;
+  }
+}
+
+function excludePath(doc: unknown, segments: readonly string[]): void {
+  if (Array.isArray(doc)) {
+    for (const e of doc) excludePath(e, segments);
+    return;
+  }
+  if (!isObject(doc)) return;
+  const [head, ...rest] = segments;
+  if (rest.length === 0) delete doc[head!];
+  else if (Object.hasOwn(doc, head!)) excludePath(doc[head!], rest);
+}
+
+/** Applies a MongoDB projection to one document, as MongoDB does (dotted paths reach into arrays of documents). */
+export function project(doc: unknown, projection: MongoProjection | null): unknown {
+  if (projection === null || !isObject(doc)) return doc;
+  if (projection.kind === 'exclude') {
+    const out = structuredClone(doc);
+    for (const path of projection.paths) excludePath(out, path.split('.'));
+    return out;
+  }
+  const out: Doc = {};
+  if (!projection.dropId && Object.hasOwn(doc, '_id')) out['_id'] = doc['_id'];
+  for (const path of projection.paths) merge(out, includePath(doc, path.split('.')));
+  return out;
+}
