@@ -86,7 +86,9 @@ function messageOf(body: unknown): string {
   if (typeof body === 'object' && body !== null) {
     const { message, metadata } = body as { message?: unknown; metadata?: { errors?: Array<{ parameter?: unknown; message?: unknown }> } };
     const reasons = Array.isArray(metadata?.errors) ? metadata.errors.map((e) => `${String(e.parameter)}: ${String(e.message)}`) : [];
-    if (typeof message === 'string') return reasons.length > 0 ? `${message} (${reasons.join('; ')})` : message;
+    // The core's message often names its reasons already.
+    const unsaid = reasons.filter((r) => typeof message === 'string' && !message.includes(r.split(': ').slice(1).join(': ')));
+    if (typeof message === 'string') return unsaid.length > 0 ? `${message} (${unsaid.join('; ')})` : message;
   }
   return JSON.stringify(body);
 }

@@ -50,6 +50,12 @@ function typeMismatch(def: FieldDef, v: Scalar): string | null {
   }
 }
 
+/** Conditions ANDed, without a level of nesting for one alone: the search limits how deep `q` nests. */
+function all(conditions: Q[]): Q {
+  const flat = conditions.flatMap((c) => (Object.keys(c).length === 1 && Array.isArray(c['and']) ? (c['and'] as Q[]) : [c]));
+  return flat.length === 1 ? flat[0]! : { and: flat };
+}
+
 class Translator {
   constructor(private readonly type: DocType | null) {}
 
@@ -102,7 +108,7 @@ class Translator {
       else if (op === '$options') {
         if (!('$regex' in value)) throw new UntranslatableQuery(`${here}: $options needs $regex`);
       } else if (op === '$ne') out.push({ not: { equals: { [field]: this.scalar(field, arg, here) } } });
-      else if (op === '$not' && isObject(arg)) out.push({ not: { and: this.fieldConditions(field, arg, here) } });
+      else if (op === '$not' && isObject(arg)) out.push({ not: all(this.fieldConditions(field, arg, here)) });
       else if (op === '$in' || op === '$nin') {
         if (!Array.isArray(arg) || arg.length === 0) throw new UntranslatableQuery(`${here}: needs a non-empty list`);
         out.push({ [COMPARE[op]!]: { [field]: arg.map((a, i) => this.scalar(field, a, `${here}[${i}]`)) } });
@@ -125,9 +131,14 @@ class Translator {
           if (key === '$nor') throw new UntranslatableQuery(`${here}: an empty condition in $nor selects nothing, which the new search cannot express`);
           if (key === '$or') continue;
         }
-        const items = branches.filter((b) => b.length > 0).map((b) => ({ and: b }));
-        if (items.length === 0) continue;
-        out.push(key === '$and' ? { and: items } : key === '$or' ? { or: items } : { not: { or: items } });
+        const kept = branches.filter((b) => b.length > 0);
+        if (kept.length === 0) continue;
+        if (key === '$and') {
+          out.push(...kept.flat());
+          continue;
+        }
+        const either = kept.length === 1 ? all(kept[0]!) : { or: kept.map(all) };
+        out.push(key === '$or' ? either : { not: either });
       } else out.push(...this.fieldConditions(key, value, here));
     }
     return out;
@@ -141,5 +152,5 @@ class Translator {
 export function translateQuery(query: unknown, type?: 'jobs' | 'tasks'): Record<string, string> {
   if (query === undefined || query === null) return {};
   const conditions = new Translator(type ? TYPES[type]! : null).node(query, 'query');
-  return conditions.length === 0 ? {} : { q: JSON.stringify({ and: conditions }) };
+  return conditions.length === 0 ? {} : { q: JSON.stringify(all(conditions)) };
 }

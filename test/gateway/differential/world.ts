@@ -1,0 +1,65 @@
+/**
+ * The world of the differential suites: the real core on an embedded store
+ * holding the documents drawn from the seed, and the real gateway in front
+ * of it. Both run with a small search page (`SEARCH_MAX_LIMIT`), so that
+ * legacy limits above it, and limit 0, are served by paging on a few dozen
+ * documents. `send` speaks to the gateway with a credential form of the
+ * caller's choice.
+ */
+import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { request, startCore } from '../../helpers/core.ts';
+import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
+import { startGateway } from '../../helpers/gateway.ts';
+import type { RunningGateway } from '../../helpers/gateway.ts';
+import { drawDocuments } from './documents.ts';
+import type { Doc, Documents } from './documents.ts';
+
+/** The search page of the world: small, so paging happens. */
+export const PAGE = 7;
+const ENV = { SEARCH_MAX_LIMIT: String(PAGE), SEARCH_DEFAULT_LIMIT: '5' };
+
+export type Credential = 'bearer' | 'query-token';
+export const CREDENTIALS: readonly Credential[] = ['bearer', 'query-token'];
+
+export interface LegacyCall {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: unknown;
+}
+
+export interface World extends Documents {
+  readonly core: RunningCore;
+  readonly gateway: RunningGateway;
+  /** The administrator's account as the store holds it. */
+  readonly admin: Doc;
+  send(call: LegacyCall, credential: Credential): Promise<JsonResponse>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(seed: number): Promise<World> {
+  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const core = await startCore(store, ENV);
+  const admin = (await core.core.auth.findAccount(core.config.admin.username))!;
+  const docs = drawDocuments(seed, admin['_id'] as string);
+  await store.collection('jobs').insertMany(structuredClone(docs.jobs));
+  await store.collection('tasks').insertMany(structuredClone(docs.tasks));
+  const gateway = await startGateway(core.url, ENV);
+  return {
+    ...docs,
+    core,
+    gateway,
+    admin,
+    send(call, credential) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      let path = call.path;
+      if (credential === 'bearer') headers['authorization'] = `Bearer ${core.adminToken}`;
+      else path += `${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(core.adminToken)}`;
+      return request(`${gateway.url}${path}`, { method: call.method, headers, ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }) });
+    },
+    async close() {
+      await gateway.close();
+      await core.close();
+      await store.close();
+    },
+  };
+}
