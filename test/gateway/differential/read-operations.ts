@@ -64,8 +64,8 @@ function publicAccount(account: Doc): Doc {
   return Object.fromEntries(['_id', 'username', 'firstname', 'email', 'provenance', 'inactive'].filter((k) => k in account).map((k) => [k, account[k]]));
 }
 
-const jobsOf = (w: World): TypeModel => jobModel(w.jobs.map((j) => j['_id'] as string));
-const tasksOf = (w: World): TypeModel => taskModel(w.tasks.map((t) => t['_id'] as string), w.jobs.map((j) => j['_id'] as string));
+const jobsOf = (w: World): TypeModel => jobModel(w.jobs.map((j) => j['_id'] as string), w.sortable.jobs);
+const tasksOf = (w: World): TypeModel => taskModel(w.tasks.map((t) => t['_id'] as string), w.jobs.map((j) => j['_id'] as string), w.sortable.tasks);
 
 export const READS: Readonly<Record<string, ReadOperation>> = {
   find: (w) =>

@@ -46,7 +46,9 @@ async function check(c: ReadCase, credential: (typeof CREDENTIALS)[number]): Pro
   return 'answered';
 }
 
-test('the store holds the drawn documents and nothing else', async () => {
+test('the store holds the drawn documents and nothing else; the fields docs/search.md says sort do', async (t) => {
+  for (const f of ['_id', 'name', 'status', 'metrics.start_time', 'last_updated']) assert.ok(world.sortable.jobs.includes(f) && world.sortable.tasks.includes(f), `${f} sorts`);
+  t.diagnostic(`sortable: jobs ${world.sortable.jobs.join(', ')}; tasks ${world.sortable.tasks.join(', ')}`);
   const jobs = await world.core.request('/operations-manager/jobs?limit=0');
   const tasks = await world.core.request('/operations-manager/tasks?limit=0');
   assert.equal((jobs.body as { metadata: { total: number } }).metadata.total, world.jobs.length);

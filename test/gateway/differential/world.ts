@@ -12,6 +12,7 @@ import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { startGateway } from '../../helpers/gateway.ts';
 import type { RunningGateway } from '../../helpers/gateway.ts';
 import { drawDocuments } from './documents.ts';
+import { SORT_CANDIDATES } from './legacy-options.ts';
 import type { Doc, Documents } from './documents.ts';
 
 /** The search page of the world: small, so paging happens. */
@@ -28,6 +29,8 @@ export interface LegacyCall {
 }
 
 export interface World extends Documents {
+  /** The sort candidates (legacy-options.ts) the core sorts on, per type. */
+  readonly sortable: { readonly jobs: readonly string[]; readonly tasks: readonly string[] };
   readonly core: RunningCore;
   readonly gateway: RunningGateway;
   /** The administrator's account as the store holds it. */
@@ -44,8 +47,13 @@ export async function startWorld(seed: number): Promise<World> {
   await store.collection('jobs').insertMany(structuredClone(docs.jobs));
   await store.collection('tasks').insertMany(structuredClone(docs.tasks));
   const gateway = await startGateway(core.url, ENV);
+  const sorts = async (type: 'jobs' | 'tasks'): Promise<string[]> => {
+    const ok = await Promise.all(SORT_CANDIDATES[type].map(async (f) => (await core.request(`/operations-manager/${type}?sort=${f}&order=1&limit=0`)).status === 200));
+    return SORT_CANDIDATES[type].filter((_, i) => ok[i]);
+  };
   return {
     ...docs,
+    sortable: { jobs: await sorts('jobs'), tasks: await sorts('tasks') },
     core,
     gateway,
     admin,

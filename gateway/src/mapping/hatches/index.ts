@@ -8,6 +8,7 @@ import { pcAll } from './pc-all.ts';
 import { pcBrokerHost } from './pc-broker-host.ts';
 import { pcInherited } from './pc-inherited.ts';
 import { pcList } from './pc-list.ts';
+import { pcPage } from './pc-page.ts';
 import { pcSearch } from './pc-search.ts';
 import { pcUpdate } from './pc-update.ts';
 import { weAddWatchers } from './we-add-watchers.ts';
@@ -22,6 +23,7 @@ export const hatches: ReadonlyMap<string, Hatch> = new Map<string, Hatch>([
   ['pcBrokerHost', pcBrokerHost],
   ['pcInherited', pcInherited],
   ['pcList', pcList],
+  ['pcPage', pcPage],
   ['pcSearch', pcSearch],
   ['pcUpdate', pcUpdate],
   ['weAddWatchers', weAddWatchers],

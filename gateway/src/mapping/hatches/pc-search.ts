@@ -1,21 +1,22 @@
 /**
  * `pcSearch`: `POST /accounts/search`, `/groups/search` and `/roles/search`
  * as a GET of the list. The legacy body is read in the shape the legacy
- * workflow-engine searches used, `{options: {filter|query, sort, skip, limit}}`
- * (the bare options too), and the generic list parameters are taken as well.
- * The new list filters with one `equals`, one `contains` and one
- * `startsWith`, so a filter needing more is refused with what it asked.
- * Answers the list's `{results, total}`.
+ * workflow-engine searches used, `{options: {filter|query, sort, skip, limit,
+ * fields}}` (the bare options too), with MongoDB's semantics (docs/gateway.md,
+ * legacy searches); the generic list filters are taken as well. The new list
+ * filters with one `equals`, one `contains` and one `startsWith`, so a
+ * filter needing more is refused with what it asked. Answers `{results, total}`.
  *
  * with: {path, body}
  */
 import { LegacyFailure } from '../run.ts';
 import type { Hatch } from '../run.ts';
 import type { Obj } from './pc-common.ts';
-import { argsOf, isObject, send, text } from './pc-common.ts';
+import { project, readLimit, readProjection, readSkip, readSort, singleSort } from '../legacy-options.ts';
+import { argsOf, isObject, listPages, text } from './pc-common.ts';
 
 const HATCH = 'pcSearch';
-const PASSED = ['limit', 'skip', 'order', 'equals', 'equalsField', 'contains', 'containsField', 'startsWith', 'startsWithField', 'inactive'] as const;
+const PASSED = ['equals', 'equalsField', 'contains', 'containsField', 'startsWith', 'startsWithField', 'inactive'] as const;
 const REGEX_META = /[\\^$.*+?()[\]{}|]/;
 
 type Filter = 'equals' | 'contains' | 'startsWith';
@@ -40,17 +41,11 @@ function condition(field: string, value: unknown): [Filter, string] {
   throw new LegacyFailure(`The filter on ${field} cannot be expressed: only equality and literal text matches can`);
 }
 
-function sortOf(sort: unknown, query: Record<string, string>): void {
-  if (sort === undefined) return;
-  if (typeof sort === 'string') {
-    query['sort'] = sort;
-    return;
-  }
-  const keys = isObject(sort) ? Object.keys(sort) : [];
-  if (!isObject(sort) || keys.length !== 1) throw new LegacyFailure('sort must name one field');
-  const direction = sort[keys[0]!];
-  query['sort'] = keys[0]!;
-  query['order'] = direction === -1 || direction === 'desc' || direction === 'descending' ? '-1' : '1';
+/** The list sorts on one field, then _id in the same direction; `order` went with a sort named as text. */
+function sortOf(options: Obj, query: Record<string, string>): void {
+  const keys = typeof options['sort'] === 'string' ? readSort({ [options['sort']]: options['order'] ?? 1 }) : readSort(options['sort']);
+  const sort = singleSort(keys);
+  if (sort) Object.assign(query, sort);
 }
 
 export const pcSearch: Hatch = async (raw, _scope, api) => {
@@ -60,7 +55,8 @@ export const pcSearch: Hatch = async (raw, _scope, api) => {
   const options: Obj = isObject(sent['options']) ? sent['options'] : sent;
   const query: Record<string, string> = {};
   for (const key of PASSED) if (scalar(options[key])) query[key] = String(options[key]);
-  sortOf(options['sort'], query);
+  sortOf(options, query);
+  const projection = readProjection(options['fields']);
   const filter = options['filter'] ?? options['query'];
   if (filter !== undefined && !isObject(filter)) throw new LegacyFailure('filter must be an object of field and value');
   for (const [field, value] of Object.entries(filter ?? {})) {
@@ -69,6 +65,7 @@ export const pcSearch: Hatch = async (raw, _scope, api) => {
     query[op] = operand;
     query[`${op}Field`] = field;
   }
-  const { body } = await send(api.call, { method: 'GET', path, query });
-  return { status: 200, body };
+  // MongoDB's skip and limit: no limit (or 0) is every match, past the list's largest page too.
+  const { results, total } = await listPages(api.call, path, query, readSkip(options['skip']), readLimit(options['limit']));
+  return { status: 200, body: { results: results.map((r) => project(r, projection)), total } };
 };
