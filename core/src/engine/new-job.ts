@@ -2,10 +2,8 @@
  * A new job document from a workflow and the start options, with the start
  * variables checked against the workflow's inputSchema.
  */
-import { Ajv } from 'ajv';
-import type { ValidateFunction } from 'ajv';
-import { ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
+import { BadRequestError, ValidationError } from '../errors.ts';
+import { checkData, summary } from '../json-schema/index.ts';
 import { newObjectId } from '../store/ids.ts';
 import { END, START } from './types.ts';
 import type { WorkflowDoc } from './types.ts';
@@ -23,9 +21,6 @@ export interface Initiator {
   readonly username: string;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const compiled = new Map<string, ValidateFunction>();
-
 /**
  * The platform's rule: a value passed as undefined is processed as null
  * (also from a parent job to a child). Other values keep their type.
@@ -36,25 +31,20 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
   return out;
 }
 
-/** A variable whose type does not match the workflow's inputSchema is refused, naming the variable. */
+/**
+ * A variable whose type does not match the workflow's inputSchema is refused,
+ * naming the variable. A schema saved before patterns and limits were
+ * checked, and that breaks them, is refused here naming its place.
+ */
 export function checkVariables(workflow: WorkflowDoc, variables: Record<string, unknown>, undefinedNames: ReadonlySet<string>): void {
   const schema = workflow.inputSchema;
   if (!schema || typeof schema !== 'object' || Object.keys(schema).length === 0) return;
-  const key = `${workflow._id}:${String(workflow['last_updated'] ?? '')}`;
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    if (compiled.size > 500) compiled.clear();
-    compiled.set(key, validate);
-  }
   // Values that arrived undefined became null by the platform's rule; their type is not held against them.
   const checked = Object.fromEntries(Object.entries(variables).filter(([name]) => !undefinedNames.has(name)));
-  if (validate(checked)) return;
-  const details: ErrorDetail[] = (validate.errors ?? []).map((e) => {
-    const name = e.instancePath.split('/')[1] ?? (e.params as { missingProperty?: string }).missingProperty ?? '';
-    return { parameter: `options.variables${name ? `.${name}` : ''}`, message: e.message ?? 'is not valid' };
-  });
-  throw new ValidationError(`Job variables do not match the workflow's inputSchema: ${details.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, details);
+  const result = checkData(schema, checked, 'options.variables', 'inputSchema');
+  if (result.ok) return;
+  if ('unusable' in result) throw new BadRequestError(`The inputSchema of workflow ${workflow.name} cannot be used; save the workflow again with it corrected: ${summary(result.unusable)}`, result.unusable);
+  throw new ValidationError(`Job variables do not match the workflow's inputSchema: ${summary(result.details, result.details.length)}`, result.details);
 }
 
 export function newJob(workflow: WorkflowDoc, options: StartOptions, initiator: Initiator, parent: JobDoc | null, now: number): JobDoc {

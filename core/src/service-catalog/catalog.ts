@@ -15,7 +15,7 @@ import { newObjectId } from '../store/ids.ts';
 import { DuplicateKeyError } from '../store/types.ts';
 import type { Doc, DocCollection, Store } from '../store/types.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
-import { schemaProblem } from './form-schema.ts';
+import { schemaProblems } from '../json-schema/index.ts';
 import type { FormDoc } from './form-schema.ts';
 import type { AddServiceBody, NewForm, Page, ServiceFields, UpdateServiceBody } from './schemas.ts';
 
@@ -175,8 +175,7 @@ export class ServiceCatalog {
     } else if (fields.formId !== undefined && !(await this.forms.findById(fields.formId))) {
       problems.push({ parameter: 'body.service.formId', message: `no form has the id ${fields.formId}` });
     }
-    const problem = form === undefined ? null : schemaProblem(form.schema);
-    if (problem !== null) problems.push({ parameter: 'body.form.schema', message: `is not a usable JSON Schema: ${problem}` });
+    if (form !== undefined) problems.push(...schemaProblems(form.schema, 'body.form.schema'));
     return problems;
   }
 

@@ -3,9 +3,9 @@
  * write, how it is checked, and the shape that is stored. Every problem of a
  * document is collected, so one 400 names all of them.
  */
-import { Ajv } from 'ajv';
 import jsonata from 'jsonata';
 import type { ErrorDetail } from '../errors.ts';
+import { schemaProblems } from '../json-schema/index.ts';
 
 export const MAX_NAME_LENGTH = 256;
 export const MAX_ID_LENGTH = 200;
@@ -64,23 +64,12 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * One ajv per list: within a list the `$id`s must be unique (ajv registers
- * each), while incoming and outgoing may reuse an `$id` (`fruit` in, `fruit`
- * out). `strict: false` lets the editor's own keywords through; formats are
- * not checked because no format plugin is installed.
- */
-export function newAjv(): Ajv {
-  return new Ajv({ strict: false, allErrors: true, validateFormats: false, logger: false });
-}
-
 function checkSchemas(list: unknown, at: string, problems: ErrorDetail[]): IdSchema[] {
   if (list === undefined) return [];
   if (!Array.isArray(list)) {
     problems.push({ parameter: at, message: 'must be an array of JSON Schemas, each with an $id' });
     return [];
   }
-  const ajv = newAjv();
   const seen = new Map<string, number>();
   list.forEach((schema: unknown, i) => {
     const where = `${at}[${i}]`;
@@ -104,11 +93,7 @@ function checkSchemas(list: unknown, at: string, problems: ErrorDetail[]): IdSch
       return;
     }
     seen.set(id, i);
-    try {
-      ajv.compile(schema);
-    } catch (err) {
-      problems.push({ parameter: where, message: `is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}` });
-    }
+    problems.push(...schemaProblems(schema, where));
   });
   return list as IdSchema[];
 }

@@ -6,10 +6,10 @@
  * fails is the transformation's fault, so the message says OUTPUT plainly.
  */
 import { createHash } from 'node:crypto';
-import type { ErrorObject, ValidateFunction } from 'ajv';
 import { BadRequestError, ValidationError } from '../errors.ts';
 import type { ErrorDetail } from '../errors.ts';
-import { isObject, newAjv } from './document.ts';
+import { checkData, schemaProblems as unusable } from '../json-schema/index.ts';
+import { isObject } from './document.ts';
 import type { IdSchema, TransformationDoc } from './document.ts';
 import { MappingError } from './sandbox.ts';
 import type { MappingSandbox } from './sandbox.ts';
@@ -20,7 +20,8 @@ export interface RunOptions {
 
 interface Checked {
   readonly id: string;
-  readonly validate: ValidateFunction;
+  /** The problems of `value`, named from `where`. */
+  readonly check: (value: unknown, where: string) => ErrorDetail[];
 }
 
 interface Compiled {
@@ -33,24 +34,6 @@ const CACHE_SIZE = 100;
 function summary(problems: readonly ErrorDetail[]): string {
   const shown = problems.slice(0, 5).map((d) => `${d.parameter} ${d.message}`).join('; ');
   return problems.length > 5 ? `${shown} (and ${problems.length - 5} more)` : shown;
-}
-
-/** `/a/0/b` (ajv's instance path) → `.a[0].b`. */
-function dotted(pointer: string): string {
-  if (pointer === '') return '';
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
-    .join('');
-}
-
-function schemaProblems(at: string, errors: readonly ErrorObject[] | null | undefined): ErrorDetail[] {
-  return (errors ?? []).map((e) => {
-    const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params['additionalProperty'])})` : '';
-    return { parameter: `${at}${dotted(e.instancePath)}`, message: `${e.message ?? 'is invalid'}${extra}` };
-  });
 }
 
 /** Reads `{extractOutput}`; anything else is refused so a misspelt option is not silently ignored. */
@@ -110,9 +93,9 @@ export class TransformationRunner {
     for (const key of Object.keys(incoming)) {
       if (!ids.includes(key)) problems.push({ parameter: `incoming.${key}`, message: `is not an incoming $id of this transformation (its incoming $ids: ${ids.join(', ') || 'none'})` });
     }
-    for (const { id, validate } of checks) {
+    for (const { id, check } of checks) {
       if (!Object.hasOwn(incoming, id)) problems.push({ parameter: `incoming.${id}`, message: `is missing: incoming schema ${JSON.stringify(id)} needs a value` });
-      else if (!validate(incoming[id])) problems.push(...schemaProblems(`incoming.${id}`, validate.errors));
+      else problems.push(...check(incoming[id], `incoming.${id}`));
     }
     if (problems.length > 0) throw new ValidationError(`Invalid incoming values for transformation ${name}: ${summary(problems)}`, problems);
     // fromEntries defines own properties, so no key can reach the prototype.
@@ -129,9 +112,9 @@ export class TransformationRunner {
     }
     const problems: ErrorDetail[] = [];
     for (const key of Object.keys(result)) if (!ids.includes(key)) problems.push({ parameter: `output.${key}`, message: 'is not an outgoing $id of this transformation' });
-    for (const { id, validate } of checks) {
+    for (const { id, check } of checks) {
       if (!Object.hasOwn(result, id)) problems.push({ parameter: `output.${id}`, message: `is missing: the mapping gave no value for outgoing schema ${JSON.stringify(id)}` });
-      else if (!validate(result[id])) problems.push(...schemaProblems(`output.${id}`, validate.errors).map((d) => ({ ...d, message: `${d.message} (outgoing schema ${JSON.stringify(id)})` })));
+      else problems.push(...check(result[id], `output.${id}`).map((d) => ({ ...d, message: `${d.message} (outgoing schema ${JSON.stringify(id)})` })));
     }
     if (problems.length > 0) throw new ValidationError(`The OUTPUT of transformation ${name} does not match its outgoing schemas: ${summary(problems)}`, problems);
     return Object.fromEntries(ids.map((id) => [id, result[id]]));
@@ -154,14 +137,17 @@ export class TransformationRunner {
 }
 
 function compileList(schemas: readonly IdSchema[], at: string): Checked[] {
-  const ajv = newAjv();
   return schemas.map((schema, i) => {
-    try {
-      return { id: schema.$id, validate: ajv.compile(schema) };
-    } catch (err) {
-      // CASE: a document written to the store by other means than this module's checks.
-      const message = `is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`;
-      throw new BadRequestError(`Transformation's ${at}[${i}] ${message}`, [{ parameter: `${at}[${i}]`, message }]);
-    }
+    // CASE: a document stored before its schemas' patterns and limits were checked, or by other means than this module's checks.
+    const problems = unusable(schema, `${at}[${i}]`);
+    if (problems.length > 0) throw new BadRequestError(`Transformation's ${at}[${i}] cannot be used; save the transformation again with it corrected: ${summary(problems)}`, problems);
+    return {
+      id: schema.$id,
+      check: (value, where) => {
+        const result = checkData(schema, value, where, `${at}[${i}]`);
+        if (result.ok) return [];
+        return 'details' in result ? result.details : result.unusable;
+      },
+    };
   });
 }

@@ -6,7 +6,7 @@
 import { END, START, VAR_REFERENCE } from '../engine/types.ts';
 import type { ErrorDetail } from '../errors.ts';
 import { checkGraph, readTransitions } from './graph.ts';
-import { schemaChecker } from './json-schema.ts';
+import { schemaProblems } from '../json-schema/index.ts';
 import { checkSafeKeys } from './safe-keys.ts';
 import { isObject } from './shape.ts';
 
@@ -104,7 +104,6 @@ export function validateWorkflow(doc: unknown, root = 'automation'): ErrorDetail
     // Without a transitions object every task would be reported twice over; the one problem says it all.
     if (isObject(doc['transitions'])) details.push(...checkGraph(Object.keys(tasks), edges, `${root}.tasks`));
   }
-  const checkSchema = schemaChecker();
-  details.push(...checkSchema(doc['inputSchema'], `${root}.inputSchema`), ...checkSchema(doc['outputSchema'], `${root}.outputSchema`));
+  for (const key of ['inputSchema', 'outputSchema']) if (doc[key] !== undefined) details.push(...schemaProblems(doc[key], `${root}.${key}`));
   return details;
 }

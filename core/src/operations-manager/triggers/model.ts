@@ -8,7 +8,7 @@ import Joi from 'joi';
 import { ValidationError } from '../../errors.ts';
 import type { Validator } from '../../http/route.ts';
 import { joiBody } from '../../http/validate.ts';
-import { schemaChecker } from '../../workflows/json-schema.ts';
+import { schemaProblems, summary } from '../../json-schema/index.ts';
 import { objectId } from '../automations/model.ts';
 
 export const TRIGGER_TYPES = ['endpoint', 'manual', 'schedule'] as const;
@@ -116,8 +116,9 @@ function fullSchema(type: TriggerType, forImport: boolean): Joi.ObjectSchema {
 }
 
 const checkSchema = (schema: unknown, at: string): void => {
-  const problems = schemaChecker()(schema, at);
-  if (problems.length > 0) throw new ValidationError(`Invalid ${at}: ${problems.map((p) => p.message).join('; ')}`, problems);
+  if (schema === undefined) return;
+  const problems = schemaProblems(schema, at);
+  if (problems.length > 0) throw new ValidationError(`Invalid ${at}: ${summary(problems)}`, problems);
 };
 
 /** A complete trigger as given to create or import, with the defaults of its type filled in. */

@@ -5,10 +5,10 @@
  * Both answer the new job in `data`. Unknown triggers are 404, disabled
  * ones 400.
  */
-import { Ajv } from 'ajv';
 import Joi from 'joi';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors.ts';
 import { defineRoute } from '../../http/route.ts';
+import { checkData, summary } from '../../json-schema/index.ts';
 import type { AnyRoute, Validator } from '../../http/route.ts';
 import { joiBody, joiParams } from '../../http/validate.ts';
 import { objectId } from '../automations/model.ts';
@@ -20,25 +20,12 @@ import type { TriggerService } from './service.ts';
 
 const STARTED = 'Successfully started the job';
 
-/**
- * A fresh ajv per check: schemas are the callers' and may carry `$id`s that
- * must not collide with another trigger's in a shared instance.
- */
 function checkBody(trigger: TriggerDoc, body: unknown): void {
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, addUsedSchema: false, logger: false });
-  let validate: ReturnType<Ajv['compile']>;
-  try {
-    validate = ajv.compile(trigger.schema ?? {});
-  } catch (err) {
-    // Checked when the trigger was saved; a document written to the store directly may still be wrong.
-    throw new BadRequestError(`The schema of trigger ${trigger.name} is not a valid JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  if (validate(body)) return;
-  const details = (validate.errors ?? []).map((e) => {
-    const missing = (e.params as { missingProperty?: string }).missingProperty;
-    return { parameter: `body${e.instancePath.replace(/\//g, '.')}${missing ? `.${missing}` : ''}`, message: e.message ?? 'is not valid' };
-  });
-  throw new ValidationError(`The body does not match the schema of trigger ${trigger.name}: ${details.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, details);
+  const result = checkData(trigger.schema ?? {}, body, 'body', 'schema');
+  if (result.ok) return;
+  // Checked when the trigger was saved; one stored before those checks (or written to the store directly) may still break them.
+  if ('unusable' in result) throw new BadRequestError(`The schema of trigger ${trigger.name} cannot be used; save the trigger again with it corrected: ${summary(result.unusable)}`, result.unusable);
+  throw new ValidationError(`The body does not match the schema of trigger ${trigger.name}: ${summary(result.details, result.details.length)}`, result.details);
 }
 
 /** The endpoint body is whatever JSON the caller sends; only the trigger's schema judges it. */
