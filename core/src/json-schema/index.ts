@@ -28,7 +28,8 @@ function at(where: string, problems: readonly ErrorDetail[]): ErrorDetail[] {
  * JSON Schema, a pattern RE2 cannot run, a limit exceeded. Empty when it can.
  */
 export function schemaProblems(schema: unknown, where: string): ErrorDetail[] {
-  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
+  // Every surface stores an object (editors read its properties), so `true`/`false` are not accepted either.
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return [{ parameter: where, message: 'must be a JSON Schema object' }];
   }
   return at(where, cache.problems(schema));

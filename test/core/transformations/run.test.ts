@@ -63,7 +63,7 @@ test('incoming values that fail their schemas are a 400 naming each $id and path
   assert.deepEqual((res.body as Json)['details'], [
     { parameter: 'incoming.extra', message: 'is not an incoming $id of this transformation (its incoming $ids: basket)' },
     { parameter: 'incoming.basket.items[0].name', message: 'must be string' },
-    { parameter: 'incoming.basket.items[1]', message: "must have required property 'name'" },
+    { parameter: 'incoming.basket.items[1].name', message: "must have required property 'name'" },
   ]);
   const missing = await run(picker, { incoming: {} });
   assert.deepEqual((missing.body as Json)['details'], [{ parameter: 'incoming.basket', message: 'is missing: incoming schema "basket" needs a value' }]);

@@ -159,7 +159,7 @@ test('outgoing $var values may only write job variables', async () => {
 
 test('inputSchema and outputSchema must be valid JSON Schemas', async () => {
   assert.deepEqual(await refusedPaths((d) => set(d, 'inputSchema', { type: 'nope' })), ['automation.inputSchema']);
-  assert.deepEqual(await refusedPaths((d) => set(d, 'outputSchema', { type: 'object', properties: { a: { type: 'string', pattern: '(' } } })), ['automation.outputSchema']);
+  assert.deepEqual(await refusedPaths((d) => set(d, 'outputSchema', { type: 'object', properties: { a: { type: 'string', pattern: '(' } } })), ['automation.outputSchema.properties.a.pattern']);
   assert.deepEqual(await refusedPaths((d) => set(d, 'outputSchema', 'object')), ['automation.outputSchema']);
 });
 
