@@ -7,7 +7,7 @@
  * schemas. The rules are in docs/json-schema.md.
  */
 import type { ErrorDetail } from '../errors.ts';
-import { SchemaCache } from './compile.ts';
+import { SchemaCache, WORK_BUDGET } from './compile.ts';
 import { errorDetails } from './errors.ts';
 
 export { errorDetails, summary } from './errors.ts';
@@ -50,6 +50,10 @@ export type DataCheck =
 export function checkData(schema: object | boolean, data: unknown, where: string, schemaAt: string): DataCheck {
   const outcome = cache.validate(schema, data);
   if ('problems' in outcome) return { ok: false, unusable: at(schemaAt, outcome.problems) };
+  if ('tooLarge' in outcome) {
+    const { size, width } = outcome.tooLarge;
+    return { ok: false, details: [{ parameter: where, message: `is too large to validate against this schema: at least ${size} values while up to ${width} subschemas may apply to each (at most ${WORK_BUDGET} evaluations)` }] };
+  }
   if (outcome.valid) return { ok: true };
   return { ok: false, details: errorDetails(where, outcome.errors) };
 }
