@@ -36,9 +36,10 @@ export function dataSize(data: unknown, limit: number): number {
     if (typeof value === 'string') count += Math.floor(value.length / 64);
     else if (Array.isArray(value)) for (const item of value) stack.push(item);
     else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
+      const record = value as Record<string, unknown>;
+      for (const key in record) {
         count += 1 + Math.floor(key.length / 64);
-        stack.push(item);
+        stack.push(record[key]);
       }
     }
   }

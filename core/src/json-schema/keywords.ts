@@ -11,12 +11,18 @@ import type { Ajv, ErrorObject, KeywordDefinition, SchemaValidateFunction } from
 /** The text two JSON values share exactly when they are equal as JSON Schema compares them. */
 export function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  // Plain loops: this runs once per item of arrays of tens of thousands.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonical(value[i]);
+    return `${out}]`;
+  }
   const record = value as Record<string, unknown>;
-  return `{${Object.keys(record)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
-    .join(',')}}`;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) out += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonical(record[keys[i]!])}`;
+  return `${out}}`;
 }
 
 type Failing = SchemaValidateFunction & { errors?: Array<Partial<ErrorObject>> };
