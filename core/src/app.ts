@@ -72,7 +72,7 @@ function buildRoutes(deps: CoreDeps, auth: AuthService, engine: Engine): AnyRout
     ...healthRoutes({ store: deps.store, release: deps.config.platform.release, version: pkg.version, startedAt: Date.now(), applications }),
     ...loginRoutes(auth, () => methodCatalog(routes)),
     ...searchRoutes(createSearchService(deps.store), deps.config.search),
-    ...controlRoutes(jobControl, new TaskControl(engine, deps.store, jobControl)),
+    ...controlRoutes(jobControl, new TaskControl(engine, deps.store, jobControl), deps.config.platform.release),
     ...indexRoutes(deps.store),
     ...workflowRoutes(deps.store),
     ...authorizationRoutes({ store: deps.store, auth, release: deps.config.platform.release, logger: deps.logger, methods: () => methodCatalog(routes), views: () => viewCatalog(routes) }),

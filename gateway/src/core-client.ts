@@ -57,7 +57,7 @@ class Reply implements CoreAnswer {
   private parsed: unknown = UNREAD;
   readonly json: Buffer | undefined;
 
-  constructor(readonly status: number, private readonly bytes: Buffer, contentType: string | undefined) {
+  constructor(readonly status: number, private readonly bytes: Buffer, contentType: string | undefined, readonly warning?: string) {
     this.json = contentType !== undefined && contentType.startsWith('application/json') ? bytes : undefined;
   }
 
@@ -95,7 +95,7 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
           const req = request({ host: target.hostname, port: target.port, method: call.method, path: call.path + queryString(call.query), headers, agent }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'])));
+            res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'], res.headers['warning'])));
             res.on('error', () => reject(new LegacyFailure('The core service closed the connection')));
           });
           req.on('timeout', () => req.destroy(new LegacyFailure('The core service did not answer in time')));

@@ -112,8 +112,15 @@ async function answer(call: Call, deps: LegacyDeps): Promise<Answer> {
   try {
     const query: Record<string, string> = {};
     for (const [k, v] of call.query) if (k !== 'token') query[k] = v;
-    const result = await runEntry(entry, { params: call.params, query, body: read.body }, call.callCore, deps.hatches, deps.searchMaxLimit);
-    return { status: result.status, outcome: 'rewritten', body: result.body };
+    // The core's warnings (a start accepted despite mistyped variables, before 2021.2) reach the legacy caller too.
+    const warnings: string[] = [];
+    const callCore: CallCore = async (c) => {
+      const reply = await call.callCore(c);
+      if (reply.warning) warnings.push(reply.warning);
+      return reply;
+    };
+    const result = await runEntry(entry, { params: call.params, query, body: read.body }, callCore, deps.hatches, deps.searchMaxLimit);
+    return { status: result.status, outcome: 'rewritten', body: result.body, ...(warnings.length > 0 ? { headers: { Warning: warnings.join(', ') } } : {}) };
   } catch (err) {
     // encodeURIComponent refuses lone surrogates, which JSON bodies may carry: the caller's mistake, named.
     if (err instanceof URIError) return { status: 500, outcome: 'failed', body: 'The request holds text that is not valid Unicode (an unpaired surrogate) where the call it becomes puts it in a URL' };

@@ -109,7 +109,7 @@ export class Engine {
     const given = options.variables ?? {};
     const undefinedNames = new Set(Object.entries(given).filter(([, v]) => v === undefined).map(([k]) => k));
     const variables = normalizeVariables(given);
-    checkVariables(workflow, variables, undefinedNames);
+    checkVariables(workflow, variables, undefinedNames, options.onTypeMismatch);
     const now = this.now();
     const w = new Working(newJob(workflow, { ...options, variables }, initiator, parent, now), this.now, initiator.id);
     w.follow(START, 'success');

@@ -3,6 +3,7 @@
  * variables checked against the workflow's inputSchema.
  */
 import { BadRequestError, ValidationError } from '../errors.ts';
+import type { ErrorDetail } from '../errors.ts';
 import { checkData, summary } from '../json-schema/index.ts';
 import { newObjectId } from '../store/ids.ts';
 import { END, START } from './types.ts';
@@ -14,6 +15,12 @@ export interface StartOptions {
   readonly variables?: Record<string, unknown>;
   readonly groups?: string[];
   readonly type?: string;
+  /**
+   * When given, variables that do not match the workflow's inputSchema are
+   * reported here and the job starts anyway (releases before 2021.2, see
+   * docs/lifecycle.md); otherwise they are refused.
+   */
+  readonly onTypeMismatch?: (details: readonly ErrorDetail[]) => void;
 }
 
 export interface Initiator {
@@ -36,7 +43,7 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
  * naming the variable. A schema saved before patterns and limits were
  * checked, and that breaks them, is refused here naming its place.
  */
-export function checkVariables(workflow: WorkflowDoc, variables: Record<string, unknown>, undefinedNames: ReadonlySet<string>): void {
+export function checkVariables(workflow: WorkflowDoc, variables: Record<string, unknown>, undefinedNames: ReadonlySet<string>, onTypeMismatch?: StartOptions['onTypeMismatch']): void {
   const schema = workflow.inputSchema;
   if (!schema || typeof schema !== 'object' || Object.keys(schema).length === 0) return;
   // Values that arrived undefined became null by the platform's rule; their type is not held against them.
@@ -44,6 +51,7 @@ export function checkVariables(workflow: WorkflowDoc, variables: Record<string, 
   const result = checkData(schema, checked, 'options.variables', 'inputSchema');
   if (result.ok) return;
   if ('unusable' in result) throw new BadRequestError(`The inputSchema of workflow ${workflow.name} cannot be used; save the workflow again with it corrected: ${summary(result.unusable)}`, result.unusable);
+  if (onTypeMismatch) return onTypeMismatch(result.details);
   throw new ValidationError(`Job variables do not match the workflow's inputSchema: ${summary(result.details, result.details.length)}`, result.details);
 }
 

@@ -4,6 +4,7 @@
  * item 13), except start, which answers the new job.
  */
 import Joi from 'joi';
+import { compareReleases } from '../authorization/assignments.ts';
 import type { JobControl } from '../engine/control.ts';
 import type { GroupChange, TaskControl } from '../engine/task-control.ts';
 import type { FinishState } from '../engine/types.ts';
@@ -11,6 +12,7 @@ import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AnyRoute, HttpMethod, RouteDef } from '../http/route.ts';
 import { joiBody, joiParams } from '../http/validate.ts';
+import type { ErrorDetail } from '../errors.ts';
 import { OM } from './search-routes.ts';
 
 const WRITE_ROLES = ['admin', 'apiwrite', 'engineering', 'operations'] as const;
@@ -61,7 +63,18 @@ const finishBody = Joi.alternatives().try(
   Joi.object({ finish_state: Joi.string().valid('success', 'failure', 'error').required(), variables: variables().default({}) }),
 );
 
-export function controlRoutes(jobs: JobControl, tasks: TaskControl): AnyRoute[] {
+/** From this release on, a start variable of the wrong type is refused; before it, accepted with a warning (docs/lifecycle.md). */
+const TYPES_ENFORCED_IN = '2021.2';
+
+/** An RFC 9111 `Warning` value per mismatch: `299 - "variable port: must be string"`. */
+function warnings(details: readonly ErrorDetail[]): string {
+  // The text is a quoted-string: backslash and quote escaped, visible ASCII only (a header value).
+  const quoted = (text: string): string => `"${text.replace(/[\\"]/g, '\\$&').replace(/[^\x20-\x7e]/g, '?')}"`;
+  return details.map((d) => `299 - ${quoted(`variable ${d.parameter.replace(/^options\.variables\.?/, '') || '(all)'}: ${d.message}`)}`).join(', ');
+}
+
+export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: string): AnyRoute[] {
+  const lenient = compareReleases(release, TYPES_ENFORCED_IN) < 0;
   const groups = (method: HttpMethod, path: string, name: string, body: Joi.Schema | null, change: (p: { id?: string; jobId?: string; groupId?: string }, b: Record<string, unknown>) => GroupChange): AnyRoute =>
     om<{ id?: string; jobId?: string; groupId?: string }, Record<string, never>, Record<string, unknown>>({
       method,
@@ -86,7 +99,13 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl): AnyRoute[] 
       description: 'Start a job from a workflow, by its name',
       input: { body: joiBody(startBody) },
       async handle({ body }, ctx) {
-        const job = await jobs.start(body.workflow, body.options, ctx.caller!);
+        let mismatches: readonly ErrorDetail[] = [];
+        const options = lenient ? { ...body.options, onTypeMismatch: (details: readonly ErrorDetail[]) => (mismatches = details) } : body.options;
+        const job = await jobs.start(body.workflow, options, ctx.caller!);
+        if (mismatches.length > 0) {
+          ctx.koa.set('Warning', warnings(mismatches));
+          ctx.logger.warn('job started with variables that do not match the inputSchema', { jobId: job._id, workflow: body.workflow, release, mismatches: mismatches.map((d) => `${d.parameter} ${d.message}`) });
+        }
         const shown: Record<string, unknown> = { ...job };
         for (const f of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[f];
         return { body: { message: 'Successfully started the job', data: shown, metadata: {} } };

@@ -24,6 +24,8 @@ export interface CoreAnswer {
   readonly body: unknown;
   /** The answer as the core wrote it, when that was JSON: an answer that is a field of it is copied from here. */
   readonly json?: Buffer;
+  /** The core's `Warning` header, passed on to the legacy caller. */
+  readonly warning?: string;
 }
 
 /** Sends a call to the core with the legacy caller's own credentials. */
