@@ -7,7 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, newVariable, workflow } from '../../helpers/engine.ts';
@@ -38,7 +38,7 @@ function named(res: JsonResponse): Array<{ parameter: string; message: string }>
 }
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore(await openTestStore());
   await createWorkflow(core, simple('plain'));
   const wfId = ((await send('GET', '/automation-studio/automations?equals[name]=plain')).body as { items?: Json[] }).items?.[0]?.['_id'];
   const automation = await send('POST', '/operations-manager/automations', { name: 'schema checks', componentId: wfId });

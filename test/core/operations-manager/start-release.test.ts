@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { openTestStore } from '../../helpers/stores.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, manual, workflow } from '../../helpers/engine.ts';
@@ -16,7 +16,7 @@ const inputSchema = { type: 'object', properties: { port: { type: 'string' }, co
 const json = { 'content-type': 'application/json' };
 
 async function coreAt(release: string): Promise<RunningCore> {
-  const core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { PLATFORM_RELEASE: release });
+  const core = await startCore(await openTestStore(), { PLATFORM_RELEASE: release });
   await createWorkflow(core, workflow('typed', { c3d4: manual() }, [['workflow_start', 'c3d4'], ['c3d4', 'workflow_end']], { inputSchema }));
   return core;
 }
