@@ -1,7 +1,7 @@
 /**
  * A mapping that allocates past the sandbox's heap limit, 50 times in a row,
- * against the real core as its own process: every run answers the clear 400
- * of the memory limit, and afterwards the same core process (it never exited)
+ * against the real core as its own process: every run answers a clear 400
+ * (the memory limit's, or under heavy load the time limit's), and afterwards the same core process (it never exited)
  * still answers its liveness probe and runs a normal transformation. With
  * evaluators as worker threads this once aborted the whole core (V8's
  * "Reached heap limit" from the worker's isolate). And an evaluator stuck in
@@ -48,8 +48,13 @@ test(`${RUNS} mappings in a row that run out of heap each answer 400, and the sa
     took.push(res.ms);
   }
   figure('heap-limit answer', `median ${Math.round(quantile(took, 0.5))} ms, slowest ${Math.round(Math.max(...took))} ms (${RUNS} runs, each starting a fresh evaluator)`);
-  const expected = `400 The mapping of transformation "Greedy" was stopped: it used more than 128 MB of memory`;
-  assert.deepEqual(answers.filter((a) => a !== expected), [], `every run answers the memory limit's 400`);
+  const outOfMemory = `400 The mapping of transformation "Greedy" was stopped: it used more than 128 MB of memory`;
+  // On a loaded machine the 1000 ms time limit can stop a run before its heap fills; that is the sandbox's
+  // other clean answer. Most runs must still reach the heap limit, or this test would prove nothing about it.
+  const outOfTime = `400 The mapping of transformation "Greedy" was stopped: it ran longer than 1000 ms`;
+  assert.deepEqual(answers.filter((a) => a !== outOfMemory && a !== outOfTime), [], 'every run answers one of the sandbox limits\' 400s');
+  const memoryRuns = answers.filter((a) => a === outOfMemory).length;
+  assert.ok(memoryRuns >= RUNS / 2, `${memoryRuns} of ${RUNS} runs reached the heap limit; at least half must, or the heap path went untested`);
 
   assert.equal(core.child.exitCode, null, 'the core process is still running');
   assert.equal(core.child.signalCode, null, 'the core process was not killed');
