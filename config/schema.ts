@@ -73,6 +73,12 @@ export interface AppConfig {
   workflowEngine: {
     /** Run again, on start, the automatic tasks a stopped process left running (replaces the old `activate` property). */
     processTasksOnStart: boolean;
+    /** Task runs one job may make in its whole life (loops included); one more puts the job in error. */
+    maxTaskRunsPerJob: number;
+    /** Iteration ids a job lists per task in `tasks[key].iterations`; older ones are counted in `iterationsOmitted`. */
+    maxIterationsListed: number;
+    /** How deep child jobs nest (a root job is depth 0); a childJob that would go deeper puts its job in error. */
+    maxChildJobDepth: number;
   };
   scheduler: {
     /** How often each core looks for due scheduled automations, in milliseconds. */
@@ -149,7 +155,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
       enabled: Joi.boolean().optional().default(true),
     }),
   ).unique('name'),
-  workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean() }),
+  workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean(), maxTaskRunsPerJob: count().max(10_000_000), maxIterationsListed: count().max(100_000), maxChildJobDepth: count().max(1000) }),
   scheduler: Joi.object({ pollMs: Joi.number().integer().min(10).max(3_600_000) }),
   stalls: Joi.object({ thresholdMs: Joi.number().integer().min(50).max(600_000) }),
   vault: Joi.object({

@@ -92,6 +92,7 @@ export function createCoreApp(deps: CoreDeps): Core {
     // Tasks discovered on automation gateways first; their names (`script:x`) never shadow a built-in.
     findTask: (app, name) => gateways.findTask(app, name) ?? findTask(app, name),
     processTasksOnStart: deps.config.workflowEngine.processTasksOnStart,
+    limits: deps.config.workflowEngine,
     services: { relay: orchestrator.relay.call, runTransformation: transformations.run },
   });
   const routes = buildRoutes(deps, auth, engine);

@@ -5,6 +5,11 @@
  * overwritten. A task is claimed (marked running) in a commit before its
  * handler runs, so no two processes ever run the same iteration; handlers of
  * a wave run after the commit, and their outcomes are committed together.
+ *
+ * No job holds the event loop: pure tasks run in bounded slices, one commit
+ * each, and the next slice, a handler wave or a child job starts only after
+ * a turn of the event loop (setImmediate), so requests and other jobs go on
+ * while one job loops (docs/lifecycle.md, "Limits").
  */
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -14,10 +19,10 @@ import type { FieldDef } from '../search/fields.ts';
 import type { Store } from '../store/types.ts';
 import { checkVariables, newJob, normalizeVariables } from './new-job.ts';
 import type { Initiator, StartOptions } from './new-job.ts';
-import { START } from './types.ts';
+import { LimitError, START } from './types.ts';
 import type { ChildJobRequest, ChildJobResult, TaskHandler, TaskOutcome, TaskServices, WorkflowDoc } from './types.ts';
-import { errorMessage, Working } from './working.ts';
-import type { Claimed, JobDoc } from './working.ts';
+import { errorMessage, limitMessage, Working } from './working.ts';
+import type { Claimed, JobDoc, JobLimits } from './working.ts';
 
 export interface EngineDeps {
   readonly store: Store;
@@ -25,23 +30,41 @@ export interface EngineDeps {
   readonly workflows: { byName(name: string): Promise<WorkflowDoc | null> };
   readonly findTask: (app: string, name: string) => TaskHandler | undefined;
   readonly processTasksOnStart: boolean;
+  readonly limits: JobLimits;
   readonly services?: Partial<Pick<TaskServices, 'runTransformation' | 'relay'>>;
   readonly now?: () => number;
 }
 
 const ENDED = new Set(['complete', 'canceled', 'error']);
 
+/**
+ * One slice of pure tasks: at most this many runs or this long, whichever
+ * comes first. Small enough that a looping job delays a request by about a
+ * slice; large enough that a chain of quick tasks still costs few commits.
+ */
+const SLICE_TASKS = 50;
+const SLICE_MS = 4;
+
+/** Resolves after the event loop has had a turn (I/O, timers, other jobs). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The engine's own marker; not a search field, so clients cannot filter on it. */
 const INFLIGHT: FieldDef = { path: '_inflight', type: 'boolean', array: false, arrayOfObjects: null, dateEncoding: null, sortable: false, textSearch: false };
 
 /** Fills what documents written before the engine (seeded or imported jobs) lack. */
 function normalize(stored: JobDoc): JobDoc {
-  return { ...stored, _runs: stored._runs ?? {}, _waiting: stored._waiting ?? [], _outputs: stored._outputs ?? {}, _outputKeys: stored._outputKeys ?? null, error: stored.error ?? [], watchers: stored.watchers ?? [], groups: stored.groups ?? [] };
+  const runs = stored._taskRuns ?? Object.values(stored.tasks ?? {}).reduce((n, t) => n + (t.iterations?.length ?? 0) + (t.iterationsOmitted ?? 0), 0);
+  return { ...stored, _taskRuns: runs, _runs: stored._runs ?? {}, _waiting: stored._waiting ?? [], _outputs: stored._outputs ?? {}, _outputKeys: stored._outputKeys ?? null, error: stored.error ?? [], watchers: stored.watchers ?? [], groups: stored.groups ?? [] };
 }
 
 export class Engine {
   private readonly chains = new Map<string, Promise<unknown>>();
-  private readonly aborts = new Map<string, AbortController>();
+  /** Handlers in flight, by iteration, with their job so a cancel aborts only its own. */
+  private readonly aborts = new Map<string, { readonly jobId: string; readonly controller: AbortController }>();
+  /** Jobs whose next slice of pure tasks is scheduled, so each job has at most one waiting. */
+  private readonly slicing = new Set<string>();
   private readonly waiters = new Map<string, Array<(job: JobDoc) => void>>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly now: () => number;
@@ -75,7 +98,7 @@ export class Engine {
         const found = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
         if (!found) throw new NotFoundError(`Job ${jobId} was not found`);
         const stored = normalize(found);
-        const w = new Working(stored, this.now, actor);
+        const w = new Working(stored, this.now, actor, this.deps.limits);
         const result = fn(w, prepared);
         this.runPure(w);
         if (!w.changed) return { job: stored, result };
@@ -93,7 +116,7 @@ export class Engine {
 
   private afterCommit(w: Working): void {
     if (w.job.status === 'canceled') {
-      for (const [iteration, controller] of this.aborts) if (!w.job._runs[iteration]) controller.abort();
+      for (const [iteration, run] of this.aborts) if (run.jobId === w.job._id && !w.job._runs[iteration]) run.controller.abort();
     }
     if (ENDED.has(w.job.status)) {
       const waiting = this.waiters.get(w.job._id) ?? [];
@@ -111,7 +134,7 @@ export class Engine {
     const variables = normalizeVariables(given);
     checkVariables(workflow, variables, undefinedNames, options.onTypeMismatch);
     const now = this.now();
-    const w = new Working(newJob(workflow, { ...options, variables }, initiator, parent, now), this.now, initiator.id);
+    const w = new Working(newJob(workflow, { ...options, variables }, initiator, parent, now), this.now, initiator.id, this.deps.limits);
     w.follow(START, 'success');
     this.runPure(w);
     w.seal();
@@ -130,24 +153,60 @@ export class Engine {
     return settled;
   }
 
-  /** Runs the handlers of claimed iterations; outcomes that come at once are committed together. */
-  private execute(job: JobDoc, claimed: readonly Claimed[]): void {
-    if (claimed.length === 0 || this.stopped) return;
-    const wave = this.runWave(job, claimed).catch((err: unknown) => this.deps.logger.error('task wave failed', { jobId: job._id, error: errorMessage(err) }));
-    this.inflight.add(wave);
-    void wave.finally(() => this.inflight.delete(wave));
+  private isPure(job: JobDoc, key: string): boolean {
+    const entry = job.tasks[key];
+    return entry !== undefined && this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name)?.pure === true;
   }
 
-  private async runWave(job: JobDoc, claimed: readonly Claimed[]): Promise<void> {
+  /**
+   * After a commit: pure runs left claimed go to the job's next slice, the
+   * others to a handler wave; both start on a later turn of the event loop.
+   */
+  private execute(job: JobDoc, claimed: readonly Claimed[]): void {
+    if (claimed.length === 0 || this.stopped) return;
+    const effectful = claimed.filter((c) => !this.isPure(job, c.key));
+    if (effectful.length < claimed.length) this.nextSlice(job._id);
+    if (effectful.length === 0) return;
+    this.track(nextTurn().then(() => this.runWave(job._id, effectful)), job._id, 'task wave failed');
+  }
+
+  private track(work: Promise<unknown>, jobId: string, what: string): void {
+    const tracked = work.catch((err: unknown) => this.deps.logger.error(what, { jobId, error: errorMessage(err) }));
+    this.inflight.add(tracked);
+    void tracked.finally(() => this.inflight.delete(tracked));
+  }
+
+  /** Runs the pure runs the job has claimed, one slice, in a change of their own. */
+  private nextSlice(jobId: string): void {
+    if (this.slicing.has(jobId)) return;
+    this.slicing.add(jobId);
+    const slice = nextTurn().then(async () => {
+      this.slicing.delete(jobId);
+      if (this.stopped) return;
+      // Read inside the change: a cancel committed meanwhile has emptied _runs, so nothing more runs.
+      await this.mutate(jobId, 'Pronghorn', (w) => {
+        for (const [iteration, run] of Object.entries(w.job._runs)) if (this.isPure(w.job, run.key)) w.claimed.push({ iteration, key: run.key });
+      });
+    });
+    this.track(slice, jobId, 'task slice failed');
+  }
+
+  private async runWave(jobId: string, claimed: readonly Claimed[]): Promise<void> {
+    if (this.stopped) return;
+    // A turn has passed since the claim: run only what is still claimed (a cancel may have come first).
+    const found = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
+    if (!found) return;
+    const job = normalize(found);
     const settled: Array<[Claimed, TaskOutcome]> = [];
     const pending: Array<[Claimed, Promise<TaskOutcome>]> = [];
     for (const c of claimed) {
+      if (!job._runs[c.iteration]) continue;
       const result = this.invoke(job, c);
       if (result instanceof Promise) pending.push([c, result]);
       else settled.push([c, result]);
     }
     // Handlers declared async that do no I/O settle within a tick: commit them with the wave.
-    const tick = new Promise<null>((resolve) => setImmediate(() => resolve(null)));
+    const tick = nextTurn().then(() => null);
     for (const [c, promise] of pending) {
       const quick = await Promise.race([promise.then((o) => ({ o })), tick]);
       if (quick) settled.push([c, quick.o]);
@@ -162,15 +221,15 @@ export class Engine {
 
   /**
    * Runs pure tasks inside the change that claimed them, following their
-   * transitions, so a chain of quick tasks costs one commit. Bounded, so a
-   * long loop yields: what is left is run after the commit.
+   * transitions, so a chain of quick tasks costs one commit. One slice at
+   * most: what is left stays claimed and runs in the job's next slice.
+   * Claimed runs finish even when the job is paused or in error meanwhile,
+   * as running tasks do; what they lead to then waits.
    */
   private runPure(w: Working): void {
-    for (let steps = 0; steps < 1000 && w.job.status === 'running'; steps += 1) {
-      const next = w.claimed.find((c) => {
-        const entry = w.job.tasks[c.key]!;
-        return this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name)?.pure === true;
-      });
+    const until = performance.now() + SLICE_MS;
+    for (let steps = 0; steps < SLICE_TASKS && (steps === 0 || performance.now() < until); steps += 1) {
+      const next = w.claimed.find((c) => this.isPure(w.job, c.key));
       if (!next) return;
       w.takeClaim(next.iteration);
       const outcome = this.invoke(w.job, next);
@@ -184,12 +243,12 @@ export class Engine {
     const handler = this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name);
     if (!handler) return { finishState: 'error', outgoing: {}, error: `No task ${entry.app ?? 'WorkFlowEngine'}.${entry.name} is available` };
     const controller = new AbortController();
-    this.aborts.set(c.iteration, controller);
+    this.aborts.set(c.iteration, { jobId: job._id, controller });
     const done = (o: TaskOutcome): TaskOutcome => {
       this.aborts.delete(c.iteration);
       return o;
     };
-    const failed = (err: unknown): TaskOutcome => done({ finishState: 'error', outgoing: {}, error: errorMessage(err) });
+    const failed = (err: unknown): TaskOutcome => done({ finishState: 'error', outgoing: {}, error: errorMessage(err), ...(err instanceof LimitError ? { fatal: true } : {}) });
     try {
       const result = handler.run({
         jobId: job._id,
@@ -230,7 +289,13 @@ export class Engine {
 
   private async runChildJobs(parent: JobDoc, requests: readonly ChildJobRequest[], mode: 'parallel' | 'sequential'): Promise<ChildJobResult[]> {
     const initiator = { id: parent.metrics.user, username: String(parent.variables['initiator'] ?? 'Pronghorn') };
+    // A root job is depth 0 with ancestors [itself]; its children are depth 1.
+    const { maxChildJobDepth } = this.deps.limits;
+    if (parent.ancestors.length > maxChildJobDepth) throw new LimitError(limitMessage('maxChildJobDepth', maxChildJobDepth));
     const runOne = async (r: ChildJobRequest): Promise<ChildJobResult> => {
+      // Starting a child is work like any other: it waits its turn, so recursion cannot hold the event loop.
+      await nextTurn();
+      if (this.stopped) throw new Error('the core is stopping');
       const child = await this.startJob(r.workflow, { variables: r.variables, ...(r.description ? { description: r.description } : {}) }, initiator, parent);
       const ended = await this.whenEnded(child._id);
       return { _id: ended._id, name: ended.name, status: ended.status, variables: ended.variables, output: ended.output ?? null, error: ended.error.length > 0 ? ended.error : null };
@@ -277,6 +342,6 @@ export class Engine {
   /** Stops starting work and aborts running handlers; their iterations stay claimed for the next start. */
   stop(): void {
     this.stopped = true;
-    for (const controller of this.aborts.values()) controller.abort();
+    for (const run of this.aborts.values()) run.controller.abort();
   }
 }

@@ -93,5 +93,6 @@ export function newJob(workflow: WorkflowDoc, options: StartOptions, initiator: 
     _waiting: [],
     _outputs: {},
     _outputKeys: properties ? Object.keys(properties) : null,
+    _taskRuns: 0,
   };
 }

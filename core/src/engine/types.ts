@@ -103,6 +103,8 @@ export interface TaskOutcome {
   readonly setJobVariables?: Record<string, unknown>;
   /** Why the task ended in `error`; becomes the job's error entry when no error transition exists. */
   readonly error?: unknown;
+  /** Set by the engine only, for a limit (a LimitError): the job goes to `error` whatever transitions exist. */
+  readonly fatal?: boolean;
 }
 
 /**
@@ -132,3 +134,6 @@ export interface TaskHandler {
 
 /** Thrown by a handler for bad input; the task ends in `error` with this message. */
 export class TaskError extends Error {}
+
+/** Thrown when a job would exceed one of the engine's limits; its job goes to `error`, error transitions notwithstanding. */
+export class LimitError extends Error {}

@@ -22,7 +22,10 @@ export interface Run {
 
 export interface TaskEntry extends WorkflowTask {
   status: string;
+  /** The latest iterations (task document ids), at most `maxIterationsListed`. */
   iterations: string[];
+  /** Earlier iterations no longer listed in `iterations` (their task documents remain); absent while none are. */
+  iterationsOmitted?: number;
   metrics: Record<string, unknown>;
   finish_state?: string;
 }
@@ -50,6 +53,8 @@ export interface JobDoc {
   _outputKeys: string[] | null;
   /** True while iterations are claimed: what a restart looks for. */
   _inflight?: boolean;
+  /** Task runs started in this job's life, counted against `maxTaskRunsPerJob`. */
+  _taskRuns: number;
   [key: string]: unknown;
 }
 
@@ -62,6 +67,18 @@ export interface Claimed {
   readonly key: string;
 }
 
+/** The bounds a job's work stays within (config `workflowEngine`, docs/lifecycle.md). */
+export interface JobLimits {
+  readonly maxTaskRunsPerJob: number;
+  readonly maxIterationsListed: number;
+  readonly maxChildJobDepth: number;
+}
+
+/** The error message of a job that reached a limit: names the config key so an operator knows what to raise. */
+export function limitMessage(key: keyof JobLimits, value: number): string {
+  return `job exceeded workflowEngine.${key} (${value})`;
+}
+
 export class Working {
   readonly job: JobDoc;
   readonly writes: WriteOp[] = [];
@@ -72,7 +89,7 @@ export class Working {
   finished = false;
   changed = false;
 
-  constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string) {
+  constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string, private readonly limits: JobLimits) {
     this.job = structuredClone(stored);
   }
 
@@ -108,10 +125,22 @@ export class Working {
   start(key: string, overrides: Record<string, unknown>): void {
     this.touch();
     const entry = this.job.tasks[key]!;
+    if (this.job._taskRuns >= this.limits.maxTaskRunsPerJob) {
+      // The run never starts, so a loop ends here however its workflow is drawn.
+      entry.status = 'error';
+      this.fail(key, limitMessage('maxTaskRunsPerJob', this.limits.maxTaskRunsPerJob));
+      return;
+    }
+    this.job._taskRuns += 1;
     const iteration = randomUUID();
     const incoming = { ...this.resolveIncoming(entry), ...overrides };
     entry.status = 'running';
     entry.iterations.push(iteration);
+    const over = entry.iterations.length - this.limits.maxIterationsListed;
+    if (over > 0) {
+      entry.iterations.splice(0, over);
+      entry.iterationsOmitted = (entry.iterationsOmitted ?? 0) + over;
+    }
     entry.metrics = { start_time: this.now(), user: this.job.metrics.user };
     delete entry.finish_state;
     this.job._runs[iteration] = { key, incoming, start: this.now(), owner: null };
@@ -142,6 +171,13 @@ export class Working {
     entry.status = failed ? 'error' : 'complete';
     entry.finish_state = outcome.finishState;
     entry.metrics = { ...entry.metrics, end_time: this.now(), finish_state: outcome.finishState, run_time: this.now() - run.start };
+    if (outcome.fatal) {
+      // A limit: no transition is followed, not even an error one, so the workflow cannot route around it.
+      delete this.job._runs[iteration];
+      this.writeTask(iteration, this.taskDoc(iteration, entry.status, run, outcome));
+      this.fail(run.key, errorMessage(outcome.error));
+      return true;
+    }
     this.job._outputs[run.key] = outcome.outgoing;
     for (const [name, target] of Object.entries(entry.variables?.outgoing ?? {})) {
       const ref = typeof target === 'string' ? VAR_REFERENCE.exec(target) : null;
