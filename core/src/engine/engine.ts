@@ -13,16 +13,17 @@
  */
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Condition } from '../search/conditions.ts';
-import { jobs as jobType } from '../search/fields.ts';
-import type { FieldDef } from '../search/fields.ts';
 import type { Store } from '../store/types.ts';
 import { checkVariables, newJob, normalizeVariables } from './new-job.ts';
 import type { Initiator, StartOptions } from './new-job.ts';
+import { runChildJobs } from './children.ts';
+import type { ChildJobDeps } from './children.ts';
+import { jobsInFlight, nextTurn, normalize } from './stored.ts';
 import { LimitError, START } from './types.ts';
-import type { ChildJobRequest, ChildJobResult, TaskHandler, TaskOutcome, TaskServices, WorkflowDoc } from './types.ts';
-import { errorMessage, limitMessage, Working } from './working.ts';
-import type { Claimed, JobDoc, JobLimits } from './working.ts';
+import type { TaskHandler, TaskOutcome, TaskServices, WorkflowDoc } from './types.ts';
+import { errorMessage, Working } from './working.ts';
+import type { JobLimits } from './limits.ts';
+import type { Claimed, JobDoc } from './working.ts';
 
 export interface EngineDeps {
   readonly store: Store;
@@ -45,20 +46,6 @@ const ENDED = new Set(['complete', 'canceled', 'error']);
 const SLICE_TASKS = 50;
 const SLICE_MS = 4;
 
-/** Resolves after the event loop has had a turn (I/O, timers, other jobs). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** The engine's own marker; not a search field, so clients cannot filter on it. */
-const INFLIGHT: FieldDef = { path: '_inflight', type: 'boolean', array: false, arrayOfObjects: null, dateEncoding: null, sortable: false, textSearch: false };
-
-/** Fills what documents written before the engine (seeded or imported jobs) lack. */
-function normalize(stored: JobDoc): JobDoc {
-  const runs = stored._taskRuns ?? Object.values(stored.tasks ?? {}).reduce((n, t) => n + (t.iterations?.length ?? 0) + (t.iterationsOmitted ?? 0), 0);
-  return { ...stored, _taskRuns: runs, _runs: stored._runs ?? {}, _waiting: stored._waiting ?? [], _outputs: stored._outputs ?? {}, _outputKeys: stored._outputKeys ?? null, error: stored.error ?? [], watchers: stored.watchers ?? [], groups: stored.groups ?? [] };
-}
-
 export class Engine {
   private readonly chains = new Map<string, Promise<unknown>>();
   /** Handlers in flight, by iteration, with their job so a cancel aborts only its own. */
@@ -70,8 +57,16 @@ export class Engine {
   private readonly now: () => number;
   private stopped = false;
 
+  private readonly children: ChildJobDeps;
+
   constructor(private readonly deps: EngineDeps) {
     this.now = deps.now ?? Date.now;
+    this.children = {
+      startJob: (workflow, options, initiator, parent) => this.startJob(workflow, options, initiator, parent),
+      whenEnded: (jobId) => this.whenEnded(jobId),
+      maxChildJobDepth: deps.limits.maxChildJobDepth,
+      stopped: () => this.stopped,
+    };
   }
 
   /** Runs `fn` after every earlier change of this job in this process has finished. */
@@ -281,29 +276,10 @@ export class Engine {
   private services(parent: JobDoc): TaskServices {
     const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is not available in this core`));
     return {
-      runChildJobs: (requests, mode) => this.runChildJobs(parent, requests, mode),
+      runChildJobs: (requests, mode) => runChildJobs(this.children, parent, requests, mode),
       runTransformation: this.deps.services?.runTransformation ?? unavailable('The transformations module'),
       relay: this.deps.services?.relay ?? unavailable('The orchestrator relay'),
     };
-  }
-
-  private async runChildJobs(parent: JobDoc, requests: readonly ChildJobRequest[], mode: 'parallel' | 'sequential'): Promise<ChildJobResult[]> {
-    const initiator = { id: parent.metrics.user, username: String(parent.variables['initiator'] ?? 'Pronghorn') };
-    // A root job is depth 0 with ancestors [itself]; its children are depth 1.
-    const { maxChildJobDepth } = this.deps.limits;
-    if (parent.ancestors.length > maxChildJobDepth) throw new LimitError(limitMessage('maxChildJobDepth', maxChildJobDepth));
-    const runOne = async (r: ChildJobRequest): Promise<ChildJobResult> => {
-      // Starting a child is work like any other: it waits its turn, so recursion cannot hold the event loop.
-      await nextTurn();
-      if (this.stopped) throw new Error('the core is stopping');
-      const child = await this.startJob(r.workflow, { variables: r.variables, ...(r.description ? { description: r.description } : {}) }, initiator, parent);
-      const ended = await this.whenEnded(child._id);
-      return { _id: ended._id, name: ended.name, status: ended.status, variables: ended.variables, output: ended.output ?? null, error: ended.error.length > 0 ? ended.error : null };
-    };
-    if (mode === 'parallel') return Promise.all(requests.map(runOne));
-    const results: ChildJobResult[] = [];
-    for (const r of requests) results.push(await runOne(r));
-    return results;
   }
 
   /**
@@ -313,20 +289,13 @@ export class Engine {
    */
   async recover(): Promise<number> {
     if (!this.deps.processTasksOnStart) return 0;
-    const idField = jobType.fields.get('_id')!;
     let resumed = 0;
-    for (let skip = 0; ; skip += 500) {
-      const where: Condition = { kind: 'and', items: [{ kind: 'compare', op: 'eq', field: INFLIGHT, value: true }, { kind: 'compare', op: 'eq', field: jobType.fields.get('status')!, value: 'running' }] };
-      const page = await this.deps.store.collection('jobs').search({ where, sort: [{ field: idField, direction: 1 }], skip, limit: 500 });
-      for (const doc of page.docs) {
-        const job = normalize(doc as JobDoc);
-        const claimed = Object.entries(job._runs).filter(([, run]) => job.tasks[run.key]?.type !== 'manual').map(([iteration, run]) => ({ iteration, key: run.key }));
-        if (claimed.length > 0) {
-          this.execute(job, claimed);
-          resumed += 1;
-        }
+    for await (const job of jobsInFlight(this.deps.store)) {
+      const claimed = Object.entries(job._runs).filter(([, run]) => job.tasks[run.key]?.type !== 'manual').map(([iteration, run]) => ({ iteration, key: run.key }));
+      if (claimed.length > 0) {
+        this.execute(job, claimed);
+        resumed += 1;
       }
-      if (page.docs.length < 500) break;
     }
     if (resumed > 0) this.deps.logger.info('resumed running jobs', { jobs: resumed });
     return resumed;

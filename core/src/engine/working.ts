@@ -11,6 +11,8 @@ import { canReach, successors } from './graph.ts';
 import type { Transitions } from './graph.ts';
 import { END, START, VAR_REFERENCE } from './types.ts';
 import type { FinishState, TaskOutcome, WorkflowTask } from './types.ts';
+import { limitMessage } from './limits.ts';
+import type { JobLimits } from './limits.ts';
 
 /** An iteration in flight: claimed (the task is running) and not finished. */
 export interface Run {
@@ -65,18 +67,6 @@ export const INTERNAL_JOB_FIELDS: readonly string[] = [...jobType.internal];
 export interface Claimed {
   readonly iteration: string;
   readonly key: string;
-}
-
-/** The bounds a job's work stays within (config `workflowEngine`, docs/lifecycle.md). */
-export interface JobLimits {
-  readonly maxTaskRunsPerJob: number;
-  readonly maxIterationsListed: number;
-  readonly maxChildJobDepth: number;
-}
-
-/** The error message of a job that reached a limit: names the config key so an operator knows what to raise. */
-export function limitMessage(key: keyof JobLimits, value: number): string {
-  return `job exceeded workflowEngine.${key} (${value})`;
 }
 
 export class Working {
