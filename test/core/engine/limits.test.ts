@@ -37,6 +37,7 @@ describe('a loop without a limit in sight', () => {
     core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '10000000' });
     await createWorkflow(core, LOOP);
     await createWorkflow(core, workflow('short', { d1: delay(0.05), a1: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a1'], ['a1', 'workflow_end']]));
+    await createWorkflow(core, workflow('slow', { d1: delay(2), a1: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a1'], ['a1', 'workflow_end']]));
   });
   after(() => core.close());
 
@@ -68,7 +69,8 @@ describe('a loop without a limit in sight', () => {
     assert.equal((await post(core, '/jobs/cancel', { jobIds: [loop] })).status, 200);
   });
 
-  test('cancelling a looping job answers at once, and no iteration runs after it', { timeout: 20_000 }, async () => {
+  test('cancelling a looping job answers at once, no iteration runs after it, and a task of another job goes on', { timeout: 20_000 }, async () => {
+    const beside = await startJob(core, 'slow');
     const loop = await startJob(core, 'loop');
     await waitFor(async () => ((await runs(core, loop)) > 500 ? true : null));
     const started = performance.now();
@@ -84,6 +86,9 @@ describe('a loop without a limit in sight', () => {
     const entries = Object.values(after.tasks) as Array<{ iterations: string[]; iterationsOmitted?: number }>;
     const listed = entries.reduce((n, t) => n + t.iterations.length + (t.iterationsOmitted ?? 0), 0);
     assert.equal(listed, atCancel, 'iterations listed plus omitted count every run');
+    // The cancel aborts the handlers of its own job only: the other job's delay was running meanwhile.
+    const other = await job(core, beside);
+    assert.equal(other.status, 'complete', JSON.stringify(other.error));
   });
 });
 
