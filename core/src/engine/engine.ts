@@ -22,6 +22,7 @@ import { jobsInFlight, nextTurn, normalize } from './stored.ts';
 import { LimitError, START } from './types.ts';
 import type { TaskHandler, TaskOutcome, TaskServices, WorkflowDoc } from './types.ts';
 import { errorMessage, Working } from './working.ts';
+import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
 import type { Claimed, JobDoc } from './working.ts';
 
@@ -65,6 +66,16 @@ export class Engine {
       startJob: (workflow, options, initiator, parent) => this.startJob(workflow, options, initiator, parent),
       whenEnded: (jobId) => this.whenEnded(jobId),
       maxChildJobDepth: deps.limits.maxChildJobDepth,
+      reserve: async (rootId, count) => {
+        const { maxJobsPerTree } = deps.limits;
+        // Counted on the root's document, in a change of its own, so the count survives restarts and racing children.
+        await this.mutate(rootId, 'Pronghorn', (w) => {
+          const held = w.job._treeJobs ?? 1;
+          if (held + count > maxJobsPerTree) throw new LimitError(limitMessage('maxJobsPerTree', maxJobsPerTree));
+          w.job._treeJobs = held + count;
+          w.changed = true;
+        });
+      },
       stopped: () => this.stopped,
     };
   }
@@ -142,9 +153,19 @@ export class Engine {
 
   /** Resolves when the job is complete, canceled or in error. */
   async whenEnded(jobId: string): Promise<JobDoc> {
-    const settled = new Promise<JobDoc>((resolve) => this.waiters.set(jobId, [...(this.waiters.get(jobId) ?? []), resolve]));
+    let resolver: (job: JobDoc) => void = () => undefined;
+    const settled = new Promise<JobDoc>((resolve) => {
+      resolver = resolve;
+      this.waiters.set(jobId, [...(this.waiters.get(jobId) ?? []), resolve]);
+    });
     const now = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
-    if (now && ENDED.has(now.status)) return now;
+    if (now && ENDED.has(now.status)) {
+      // Ended before anyone waited (a child of quick tasks ends within its start): drop the waiter, or it stays forever.
+      const left = (this.waiters.get(jobId) ?? []).filter((r) => r !== resolver);
+      if (left.length > 0) this.waiters.set(jobId, left);
+      else this.waiters.delete(jobId);
+      return now;
+    }
     return settled;
   }
 
@@ -201,7 +222,7 @@ export class Engine {
       else settled.push([c, result]);
     }
     // Handlers declared async that do no I/O settle within a tick: commit them with the wave.
-    const tick = nextTurn().then(() => null);
+    const tick = new Promise<null>((resolve) => setImmediate(() => resolve(null)));
     for (const [c, promise] of pending) {
       const quick = await Promise.race([promise.then((o) => ({ o })), tick]);
       if (quick) settled.push([c, quick.o]);
@@ -253,7 +274,7 @@ export class Engine {
         jobVariables: job.variables,
         taskOutputs: job._outputs,
         signal: controller.signal,
-        services: this.services(job),
+        services: this.services(job, controller.signal),
       });
       return result instanceof Promise ? result.then(done, failed) : done(result);
     } catch (err) {
@@ -273,10 +294,10 @@ export class Engine {
     }
   }
 
-  private services(parent: JobDoc): TaskServices {
+  private services(parent: JobDoc, signal: AbortSignal): TaskServices {
     const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is not available in this core`));
     return {
-      runChildJobs: (requests, mode) => runChildJobs(this.children, parent, requests, mode),
+      runChildJobs: (requests, mode) => runChildJobs(this.children, parent, requests, mode, signal),
       runTransformation: this.deps.services?.runTransformation ?? unavailable('The transformations module'),
       relay: this.deps.services?.relay ?? unavailable('The orchestrator relay'),
     };

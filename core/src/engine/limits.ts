@@ -11,6 +11,8 @@ export interface JobLimits {
   readonly maxIterationsListed: number;
   /** Deepest child job, a root job being depth 0. */
   readonly maxChildJobDepth: number;
+  /** Jobs a root job and its descendants may number, the root included. */
+  readonly maxJobsPerTree: number;
 }
 
 /** Names the config key, so the person reading the job's error knows what bounds it. */

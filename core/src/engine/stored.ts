@@ -31,7 +31,28 @@ export async function* jobsInFlight(store: Store): AsyncGenerator<JobDoc> {
   }
 }
 
-/** Resolves after the event loop has had a turn (I/O, timers, other jobs). */
+/**
+ * Work waiting for its turn, oldest first. One item is let go per turn of the
+ * event loop, so however many jobs loop or fan out at once (thousands of
+ * children started together), pending I/O (requests) is served between any
+ * two of them.
+ */
+const waiting: Array<() => void> = [];
+let scheduled = false;
+
+function release(): void {
+  waiting.shift()?.();
+  scheduled = waiting.length > 0;
+  if (scheduled) setImmediate(release);
+}
+
+/** Resolves when it is this work's turn: after the event loop has had a turn, and after all work that asked before it. */
 export function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(release);
+    }
+  });
 }

@@ -86,7 +86,7 @@ export interface ChildJobResult {
 }
 
 export interface TaskServices {
-  /** Starts child jobs (in parallel, or one after another) and resolves when all have ended. */
+  /** Starts child jobs (in parallel, or one after another) and resolves when all have ended; none starts once the task is aborted. */
   runChildJobs(requests: readonly ChildJobRequest[], mode: 'parallel' | 'sequential'): Promise<ChildJobResult[]>;
   /** Runs a transformation by id; rejects when none exists or it fails. */
   runTransformation(id: string, incoming: Record<string, unknown>, options: { extractOutput?: boolean }): Promise<unknown>;

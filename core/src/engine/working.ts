@@ -57,6 +57,8 @@ export interface JobDoc {
   _inflight?: boolean;
   /** Task runs started in this job's life, counted against `maxTaskRunsPerJob`. */
   _taskRuns: number;
+  /** On a root job: the jobs of its tree started so far (itself included), counted against `maxJobsPerTree`. */
+  _treeJobs?: number;
   [key: string]: unknown;
 }
 
