@@ -2,8 +2,9 @@
  * Loops and recursion in workflows, against the real core over HTTP: a job
  * whose automatic tasks lead into each other runs in slices while the core
  * keeps answering and other jobs complete; cancelling it answers at once and
- * stops it; the configured limits (task runs, listed iterations, child-job
- * depth) put the job in error with a message naming the limit.
+ * stops it (children included); the configured limits (task runs, listed
+ * iterations, child-job depth, jobs per tree) put the job in error with a
+ * message naming the limit.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { createWorkflow, delay, job, newVariable, post, startJob, waitFor, workf
 
 /** Two automatic tasks that lead into each other, as loops are drawn; the error exit is never taken. */
 const LOOP = workflow('loop', { a1: newVariable('x', 1), a2: newVariable('y', 2) }, [['workflow_start', 'a1'], ['a1', 'a2'], ['a2', 'a1'], ['a1', 'workflow_end', 'error']]);
-const childJob = (name: string) => ({ name: 'childJob', app: 'WorkFlowEngine', type: 'automatic', actor: 'job', variables: { incoming: { task: '', workflow: name, variables: {}, data_array: [], transformation: '', loopType: '' }, outgoing: { job_details: null } } });
+const childJob = (name: string, loopType = '', dataArray: unknown[] = []) => ({ name: 'childJob', app: 'WorkFlowEngine', type: 'automatic', actor: 'job', variables: { incoming: { task: '', workflow: name, variables: {}, data_array: dataArray, transformation: '', loopType }, outgoing: { job_details: null } } });
 
 /** Milliseconds `/health/live` takes to answer (up to 2 s, then it counts as no answer). */
 async function liveness(core: RunningCore): Promise<number> {
@@ -69,6 +70,22 @@ describe('a loop without a limit in sight', () => {
     assert.equal((await post(core, '/jobs/cancel', { jobIds: [loop] })).status, 200);
   });
 
+  test('cancelling a job while its childJob starts many children: none starts after the cancel', { timeout: 30_000 }, async () => {
+    const items = Array.from({ length: 300 }, (_, i) => ({ i }));
+    await createWorkflow(core, workflow('wide-child', { d1: delay(2) }, [['workflow_start', 'd1'], ['d1', 'workflow_end']]));
+    await createWorkflow(core, workflow('wide', { c1: childJob('wide-child', 'parallel', items) }, [['workflow_start', 'c1'], ['c1', 'workflow_end']]));
+    const root = await startJob(core, 'wide');
+    const count = async () => ((await core.request(`/operations-manager/jobs?equals[name]=wide-child&limit=0`)).body as { metadata: { total: number } }).metadata.total;
+    await waitFor(async () => ((await count()) >= 5 ? true : null));
+    assert.equal((await post(core, '/jobs/cancel', { jobIds: [root] })).status, 200);
+    const atCancel = await count();
+    await core.core.engine.idle();
+    const res = await core.request(`/operations-manager/jobs?equals[name]=wide-child&include=status&limit=1000`);
+    const children = (res.body as { data: Array<{ status: string }> }).data;
+    assert.ok(atCancel < 300, 'every child had started before the cancel: the test proves nothing');
+    assert.deepEqual([...new Set(children.map((c) => c.status))], ['canceled'], `${children.length} children, ${atCancel} when the cancel answered`);
+  });
+
   test('cancelling a looping job answers at once, no iteration runs after it, and a task of another job goes on', { timeout: 20_000 }, async () => {
     const beside = await startJob(core, 'slow');
     const loop = await startJob(core, 'loop');
@@ -95,11 +112,13 @@ describe('a loop without a limit in sight', () => {
 describe('limits from config', () => {
   let core: RunningCore;
   before(async () => {
-    core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '301', ENGINE_MAX_ITERATIONS_LISTED: '20', ENGINE_MAX_CHILD_JOB_DEPTH: '3' });
+    core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '301', ENGINE_MAX_ITERATIONS_LISTED: '20', ENGINE_MAX_CHILD_JOB_DEPTH: '3', ENGINE_MAX_JOBS_PER_TREE: '8' });
     await createWorkflow(core, LOOP);
     // Recursion without a base case; an error exit to a task of its own, which the limit must not take.
     await createWorkflow(core, workflow('recurse', { c1: childJob('recurse'), e1: newVariable('childFailed', true) }, [['workflow_start', 'c1'], ['c1', 'workflow_end'], ['c1', 'e1', 'error'], ['e1', 'workflow_end']]));
     await createWorkflow(core, workflow('bare-recurse', { c1: childJob('bare-recurse') }, [['workflow_start', 'c1'], ['c1', 'workflow_end']]));
+    // Each job starts two copies of itself: the depth alone would allow 15 jobs.
+    await createWorkflow(core, workflow('fan', { c1: childJob('fan', 'parallel', [{}, {}]) }, [['workflow_start', 'c1'], ['c1', 'workflow_end']]));
   });
   after(() => core.close());
 
@@ -161,5 +180,16 @@ describe('limits from config', () => {
     const res = await core.request(`/operations-manager/jobs?equals[name]=bare-recurse&include=status,ancestors&limit=100`);
     const jobs = (res.body as { data: Array<{ status: string; ancestors: string[] }> }).data;
     assert.deepEqual(jobs.map((j) => [j.ancestors.length, j.status]).sort(), [[1, 'error'], [2, 'error'], [3, 'error'], [4, 'error']]);
+  });
+
+  test('recursion that fans out stops at maxJobsPerTree: no tree holds more jobs, and the jobs refused children are in error naming it', { timeout: 20_000 }, async () => {
+    const root = await startJob(core, 'fan');
+    await job(core, root);
+    const res = await core.request(`/operations-manager/jobs?equals[name]=fan&include=status,ancestors,error&limit=100`);
+    const jobs = (res.body as { data: Array<{ status: string; ancestors: string[]; error: Array<{ message: string }> }> }).data;
+    // 1 + 2 + 4 = 7 jobs; a depth-2 job asking for 2 more would make 9 > 8, so none of the four starts any.
+    assert.deepEqual(jobs.map((j) => j.ancestors.length).sort(), [1, 2, 2, 3, 3, 3, 3]);
+    for (const j of jobs.filter((x) => x.ancestors.length === 3)) assert.deepEqual(j.error.map((e) => e.message), ['job exceeded workflowEngine.maxJobsPerTree (8)']);
+    assert.ok(jobs.every((j) => j.status === 'error'));
   });
 });
