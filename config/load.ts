@@ -40,6 +40,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   ENGINE_MAX_ITERATIONS_LISTED: 'workflowEngine.maxIterationsListed',
   ENGINE_MAX_CHILD_JOB_DEPTH: 'workflowEngine.maxChildJobDepth',
   ENGINE_MAX_JOBS_PER_TREE: 'workflowEngine.maxJobsPerTree',
+  ENGINE_MAX_JOB_BYTES: 'workflowEngine.maxJobBytes',
   SCHEDULER_POLL_MS: 'scheduler.pollMs',
   STALL_THRESHOLD_MS: 'stalls.thresholdMs',
   ADAPTERS: 'adapters',

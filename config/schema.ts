@@ -81,6 +81,8 @@ export interface AppConfig {
     maxChildJobDepth: number;
     /** Jobs one root job and all its descendants may number; a childJob that would start more puts its job in error. */
     maxJobsPerTree: number;
+    /** Largest a job's document may grow, in bytes of JSON; a change that would make it larger puts the job in error instead. */
+    maxJobBytes: number;
   };
   scheduler: {
     /** How often each core looks for due scheduled automations, in milliseconds. */
@@ -157,7 +159,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
       enabled: Joi.boolean().optional().default(true),
     }),
   ).unique('name'),
-  workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean(), maxTaskRunsPerJob: count().max(10_000_000), maxIterationsListed: count().max(100_000), maxChildJobDepth: count().max(1000), maxJobsPerTree: count().max(10_000_000) }),
+  workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean(), maxTaskRunsPerJob: count().max(10_000_000), maxIterationsListed: count().max(100_000), maxChildJobDepth: count().max(1000), maxJobsPerTree: count().max(10_000_000), maxJobBytes: Joi.number().integer().min(65_536).max(16_000_000) }),
   scheduler: Joi.object({ pollMs: Joi.number().integer().min(10).max(3_600_000) }),
   stalls: Joi.object({ thresholdMs: Joi.number().integer().min(50).max(600_000) }),
   vault: Joi.object({

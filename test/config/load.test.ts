@@ -70,7 +70,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
     vault: { url: null, token: null, tokenFile: null, endpoint: '', timeoutMs: 1 },
     gateway: { timeoutMs: 1, brownouts: [] },
     adapters: [],
-    workflowEngine: { processTasksOnStart: true, maxTaskRunsPerJob: 1, maxIterationsListed: 1, maxChildJobDepth: 1, maxJobsPerTree: 1 },
+    workflowEngine: { processTasksOnStart: true, maxTaskRunsPerJob: 1, maxIterationsListed: 1, maxChildJobDepth: 1, maxJobsPerTree: 1, maxJobBytes: 1 },
     scheduler: { pollMs: 1 },
     stalls: { thresholdMs: 1 },
   };

@@ -13,6 +13,8 @@ export interface JobLimits {
   readonly maxChildJobDepth: number;
   /** Jobs a root job and its descendants may number, the root included. */
   readonly maxJobsPerTree: number;
+  /** Largest a job's document may be, in bytes of JSON. */
+  readonly maxJobBytes: number;
 }
 
 /** Names the config key, so the person reading the job's error knows what bounds it. */

@@ -235,6 +235,18 @@ export class Working {
     this.finished = true;
   }
 
+  /** Ends the job in error for a limit: every iteration in flight ends in error, and nothing waits any more. */
+  abandon(message: string): void {
+    const keys = [...new Set(Object.values(this.job._runs).map((run) => run.key))];
+    for (const [iteration, run] of Object.entries(this.job._runs)) {
+      this.job.tasks[run.key]!.status = 'error';
+      this.writeTask(iteration, this.taskDoc(iteration, 'error', run, { finishState: 'error', outgoing: {}, error: message }));
+    }
+    this.job._runs = {};
+    this.job._waiting = [];
+    this.fail(keys[0] ?? START, message);
+  }
+
   /** Cancels the job and every iteration in flight. */
   cancel(): string[] {
     this.touch();

@@ -65,7 +65,7 @@ describe('a loop without a limit in sight', () => {
     assert.ok((await runs(core, loop)) > before, 'the loop went on while the core answered');
     times.sort((a, b) => a - b);
     // Generous for a shared machine: the median and 90th percentile within 100 ms; no answer took a second.
-    assert.ok(times[10]! < 100 && times[18]! < 100, `liveness took ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    assert.ok(times[10]! < 100 && times[17]! < 100, `liveness took ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
     assert.ok(times[19]! < 1000, `liveness took ${times[19]} ms once`);
     assert.equal((await post(core, '/jobs/cancel', { jobIds: [loop] })).status, 200);
   });
@@ -112,11 +112,13 @@ describe('a loop without a limit in sight', () => {
 describe('limits from config', () => {
   let core: RunningCore;
   before(async () => {
-    core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '301', ENGINE_MAX_ITERATIONS_LISTED: '20', ENGINE_MAX_CHILD_JOB_DEPTH: '3', ENGINE_MAX_JOBS_PER_TREE: '8' });
+    core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '301', ENGINE_MAX_ITERATIONS_LISTED: '20', ENGINE_MAX_CHILD_JOB_DEPTH: '3', ENGINE_MAX_JOBS_PER_TREE: '8', ENGINE_MAX_JOB_BYTES: '65536' });
     await createWorkflow(core, LOOP);
     // Recursion without a base case; an error exit to a task of its own, which the limit must not take.
     await createWorkflow(core, workflow('recurse', { c1: childJob('recurse'), e1: newVariable('childFailed', true) }, [['workflow_start', 'c1'], ['c1', 'workflow_end'], ['c1', 'e1', 'error'], ['e1', 'workflow_end']]));
     await createWorkflow(core, workflow('bare-recurse', { c1: childJob('bare-recurse') }, [['workflow_start', 'c1'], ['c1', 'workflow_end']]));
+    // Pushes the array into itself: its JSON doubles with every run.
+    await createWorkflow(core, workflow('double', { b1: { name: 'push', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { job_variable: 'arr', item_to_push: '$var.job.arr' }, outgoing: {} } } }, [['workflow_start', 'b1'], ['b1', 'b1'], ['b1', 'workflow_end', 'error']]));
     // Each job starts two copies of itself: the depth alone would allow 15 jobs.
     await createWorkflow(core, workflow('fan', { c1: childJob('fan', 'parallel', [{}, {}]) }, [['workflow_start', 'c1'], ['c1', 'workflow_end']]));
   });
@@ -191,5 +193,18 @@ describe('limits from config', () => {
     assert.deepEqual(jobs.map((j) => j.ancestors.length).sort(), [1, 2, 2, 3, 3, 3, 3]);
     for (const j of jobs.filter((x) => x.ancestors.length === 3)) assert.deepEqual(j.error.map((e) => e.message), ['job exceeded workflowEngine.maxJobsPerTree (8)']);
     assert.ok(jobs.every((j) => j.status === 'error'));
+  });
+
+  test('a loop that doubles a variable ends in error at maxJobBytes; the change that would pass it is dropped, so the stored job stays within it', { timeout: 20_000 }, async () => {
+    const id = await startJob(core, 'double', { arr: ['x'.repeat(100)] });
+    const ended = await job(core, id);
+    assert.equal(ended.status, 'error');
+    assert.deepEqual(ended.error.map((e) => e.message), ['job exceeded workflowEngine.maxJobBytes (65536)']);
+    const stored = await core.store.collection('jobs').findById(id);
+    const size = Buffer.byteLength(JSON.stringify(stored));
+    assert.ok(size <= 65536, `the stored job is ${size} bytes`);
+    // Nothing is left running: the runs the dropped change would have finished are closed in error.
+    const running = await core.request(`/operations-manager/tasks?equals[job._id]=${id}&equals[status]=running&limit=0`);
+    assert.equal((running.body as { metadata: { total: number } }).metadata.total, 0);
   });
 });
