@@ -13,7 +13,7 @@ test('the lifecycle table in docs/lifecycle.md is the one the actions obey', () 
 test('docs/lifecycle.md states the engine limits config/default.json ships', async () => {
   const doc = readFileSync('docs/lifecycle.md', 'utf8');
   const { workflowEngine } = await loadConfig({ env: {} });
-  for (const key of ['maxTaskRunsPerJob', 'maxIterationsListed', 'maxChildJobDepth', 'maxJobsPerTree'] as const) {
+  for (const key of ['maxTaskRunsPerJob', 'maxIterationsListed', 'maxChildJobDepth', 'maxJobsPerTree', 'maxJobBytes'] as const) {
     assert.ok(doc.includes(`\`workflowEngine.${key}\` (default ${workflowEngine[key]})`), `${key} (default ${workflowEngine[key]}) is not stated`);
   }
 });
