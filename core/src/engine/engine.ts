@@ -104,10 +104,11 @@ export class Engine {
         const found = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
         if (!found) throw new NotFoundError(`Job ${jobId} was not found`);
         const stored = normalize(found);
-        const w = new Working(stored, this.now, actor, this.deps.limits);
+        let w = new Working(stored, this.now, actor, this.deps.limits);
         const result = fn(w, prepared);
         this.runPure(w);
         if (!w.changed) return { job: stored, result };
+        w = this.withinSize(w, stored, actor);
         w.seal();
         const expected = typeof found._rev === 'number' ? found._rev : null;
         w.job._rev = (expected ?? 0) + 1;
@@ -120,10 +121,22 @@ export class Engine {
     });
   }
 
+  /**
+   * A change that would make the job's document larger than maxJobBytes is
+   * dropped whole; in its place the job as it was goes to error. Checked on
+   * every commit, so no loop can grow a job past it by more than one slice.
+   */
+  private withinSize(w: Working, base: JobDoc, actor: string): Working {
+    const { maxJobBytes } = this.deps.limits;
+    if (Buffer.byteLength(JSON.stringify(w.job)) <= maxJobBytes) return w;
+    const over = new Working(base, this.now, actor, this.deps.limits);
+    over.abandon(limitMessage('maxJobBytes', maxJobBytes));
+    return over;
+  }
+
   private afterCommit(w: Working): void {
-    if (w.job.status === 'canceled') {
-      for (const [iteration, run] of this.aborts) if (run.jobId === w.job._id && !w.job._runs[iteration]) run.controller.abort();
-    }
+    // A handler whose iteration the change closed (a cancel, a limit) is aborted; other jobs' handlers are not touched.
+    for (const [iteration, run] of this.aborts) if (run.jobId === w.job._id && !w.job._runs[iteration]) run.controller.abort();
     if (ENDED.has(w.job.status)) {
       const waiting = this.waiters.get(w.job._id) ?? [];
       this.waiters.delete(w.job._id);
@@ -140,9 +153,11 @@ export class Engine {
     const variables = normalizeVariables(given);
     checkVariables(workflow, variables, undefinedNames, options.onTypeMismatch);
     const now = this.now();
-    const w = new Working(newJob(workflow, { ...options, variables }, initiator, parent, now), this.now, initiator.id, this.deps.limits);
+    const fresh = newJob(workflow, { ...options, variables }, initiator, parent, now);
+    let w = new Working(fresh, this.now, initiator.id, this.deps.limits);
     w.follow(START, 'success');
     this.runPure(w);
+    w = this.withinSize(w, fresh, initiator.id);
     w.seal();
     w.job._rev = 0;
     await this.deps.store.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
