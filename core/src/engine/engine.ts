@@ -130,7 +130,8 @@ export class Engine {
     const { maxJobBytes } = this.deps.limits;
     if (Buffer.byteLength(JSON.stringify(w.job)) <= maxJobBytes) return w;
     const over = new Working(base, this.now, actor, this.deps.limits);
-    over.abandon(limitMessage('maxJobBytes', maxJobBytes));
+    // The error names a task the dropped change was running, when the job as it was has none in flight.
+    over.abandon(limitMessage('maxJobBytes', maxJobBytes), Object.values(w.job._runs)[0]?.key);
     return over;
   }
 

@@ -236,7 +236,7 @@ export class Working {
   }
 
   /** Ends the job in error for a limit: every iteration in flight ends in error, and nothing waits any more. */
-  abandon(message: string): void {
+  abandon(message: string, task?: string): void {
     const keys = [...new Set(Object.values(this.job._runs).map((run) => run.key))];
     for (const [iteration, run] of Object.entries(this.job._runs)) {
       this.job.tasks[run.key]!.status = 'error';
@@ -244,7 +244,7 @@ export class Working {
     }
     this.job._runs = {};
     this.job._waiting = [];
-    this.fail(keys[0] ?? START, message);
+    this.fail(keys[0] ?? task ?? START, message);
   }
 
   /** Cancels the job and every iteration in flight. */

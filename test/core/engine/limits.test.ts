@@ -199,7 +199,7 @@ describe('limits from config', () => {
     const id = await startJob(core, 'double', { arr: ['x'.repeat(100)] });
     const ended = await job(core, id);
     assert.equal(ended.status, 'error');
-    assert.deepEqual(ended.error.map((e) => e.message), ['job exceeded workflowEngine.maxJobBytes (65536)']);
+    assert.deepEqual(ended.error.map((e) => [e.task, e.message]), [['b1', 'job exceeded workflowEngine.maxJobBytes (65536)']]);
     const stored = await core.store.collection('jobs').findById(id);
     const size = Buffer.byteLength(JSON.stringify(stored));
     assert.ok(size <= 65536, `the stored job is ${size} bytes`);
