@@ -40,11 +40,11 @@ after(async () => {
 /** Every answer of the attack, with how long it took; none may take a second. */
 const answers: Array<{ what: string; took: number; status: number }> = [];
 
-async function send(path: string, init: RequestInit = {}): Promise<JsonResponse> {
+async function send(path: string, init: RequestInit = {}, within = 1000): Promise<JsonResponse> {
   const what = `${init.method ?? 'GET'} ${path}`;
   const started = performance.now();
-  const res = await request(`${core.url}${path}`, { headers: auth, ...init, signal: AbortSignal.timeout(1000) }).catch((err: unknown) => assert.fail(`${what} did not answer within 1 s: ${String(err)}`));
-  answers.push({ what, took: performance.now() - started, status: res.status });
+  const res = await request(`${core.url}${path}`, { headers: auth, ...init, signal: AbortSignal.timeout(within) }).catch((err: unknown) => assert.fail(`${what} did not answer within ${within} ms: ${String(err)}`));
+  if (within === 1000) answers.push({ what, took: performance.now() - started, status: res.status });
   return res;
 }
 
@@ -78,8 +78,16 @@ interface Job {
   error: Array<{ message: string }>;
 }
 
+/** Jobs still running: a count, as a client polling for progress asks. */
+async function running(): Promise<number> {
+  const res = await send('/operations-manager/jobs?equals[status]=running&limit=0');
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return (res.body as { metadata: { total: number } }).metadata.total;
+}
+
+/** Every job, once the attack is over: a page of up to 1,000 (the attacks make about 400). */
 async function jobs(): Promise<Job[]> {
-  const res = await send('/operations-manager/jobs?include=_id,name,status,ancestors,error&limit=1000');
+  const res = await send('/operations-manager/jobs?include=_id,name,status,ancestors,error&limit=1000', {}, 10_000);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return (res.body as { data: Job[] }).data;
 }
@@ -99,17 +107,16 @@ test('looping and self-starting workflows run beside prompt answers and end in e
   }
   const live: number[] = [];
   const until = Date.now() + 60_000;
-  let now = await jobs();
-  while (now.some((j) => j.status === 'running') && Date.now() < until) {
+  while ((await running()) > 0 && Date.now() < until) {
     const started = performance.now();
     assert.equal((await send('/health/live')).status, 200);
     live.push(performance.now() - started);
-    // Other work the attack must not hold up: a search (below) and a save. (A login's password hashing competes
+    // Other work the attack must not hold up: a search (the count above) and a save. (A login's password hashing competes
     // for the shared CPUs whatever the engine does; loop-process.test.ts times it after a restart.)
     assert.equal((await send('/automation-studio/automations', { method: 'POST', body: JSON.stringify({ automation: workflow(`beside-${live.length}`, { a1: newVariable('x', 1) }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]) }) })).status, 200);
     await new Promise((r) => setTimeout(r, 50));
-    now = await jobs();
   }
+  const now = await jobs();
   assert.ok(live.length >= 5, `the attack ended after ${live.length} probes: too quick to show anything`);
   for (const attack of attacks) {
     const tree = now.filter((j) => j.ancestors[0] === roots.get(attack.start));
