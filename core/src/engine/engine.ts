@@ -7,9 +7,10 @@
  * a wave run after the commit, and their outcomes are committed together.
  *
  * No job holds the event loop: pure tasks run in bounded slices, one commit
- * each, and the next slice, a handler wave or a child job starts only after
- * a turn of the event loop (setImmediate), so requests and other jobs go on
- * while one job loops (docs/lifecycle.md, "Limits").
+ * each, and the next slice, a handler wave or a child job waits its turn
+ * (nextTurn: one piece of work per turn of the event loop), so requests and
+ * other jobs go on while one job loops; limits bound what a job may grow to
+ * (docs/lifecycle.md, "Loops, recursion and limits").
  */
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
