@@ -38,6 +38,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   PROCESS_TASKS_ON_START: 'workflowEngine.processTasksOnStart',
   SCHEDULER_POLL_MS: 'scheduler.pollMs',
   STALL_THRESHOLD_MS: 'stalls.thresholdMs',
+  METRICS_ENABLED: 'metrics.enabled',
   ADAPTERS: 'adapters',
   GATEWAY_TIMEOUT_MS: 'gateway.timeoutMs',
   AUTH_MAX_FAILED_LOGINS: 'auth.maxFailedLogins',

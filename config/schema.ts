@@ -82,6 +82,10 @@ export interface AppConfig {
     /** An event loop blocked longer than this is logged and counted as a stall (core and gateway). */
     thresholdMs: number;
   };
+  metrics: {
+    /** Collect Prometheus metrics and serve `GET /metrics` (docs/metrics.md). */
+    enabled: boolean;
+  };
 }
 
 // Messages never echo the offending value: after $VAULT_ resolution the value
@@ -152,6 +156,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
   workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean() }),
   scheduler: Joi.object({ pollMs: Joi.number().integer().min(10).max(3_600_000) }),
   stalls: Joi.object({ thresholdMs: Joi.number().integer().min(50).max(600_000) }),
+  metrics: Joi.object({ enabled: Joi.boolean() }),
   vault: Joi.object({
     url: httpUrl().allow(null),
     token: Joi.string().allow(null),

@@ -73,6 +73,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
     workflowEngine: { processTasksOnStart: true },
     scheduler: { pollMs: 1 },
     stalls: { thresholdMs: 1 },
+    metrics: { enabled: true },
   };
   const fromSchema = schemaKeys(configSchema.describe()).sort();
   assert.deepEqual(fromSchema, valueKeys(sample).sort());

@@ -8,6 +8,7 @@
  */
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { EngineObserver } from '../metrics/core-metrics.ts';
 import type { Condition } from '../search/conditions.ts';
 import { jobs as jobType } from '../search/fields.ts';
 import type { FieldDef } from '../search/fields.ts';
@@ -27,6 +28,8 @@ export interface EngineDeps {
   readonly processTasksOnStart: boolean;
   readonly services?: Partial<Pick<TaskServices, 'runTransformation' | 'relay'>>;
   readonly now?: () => number;
+  /** Told of jobs started and finished and of task durations (the metrics). */
+  readonly observer?: EngineObserver;
 }
 
 const ENDED = new Set(['complete', 'canceled', 'error']);
@@ -85,6 +88,7 @@ export class Engine {
         const ok = await this.deps.store.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected }, ...w.writes]);
         if (!ok) continue; // another process changed it first: redo from what it wrote
         this.afterCommit(w);
+        if (!ENDED.has(stored.status) && ENDED.has(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
         return { job: w.job, result };
       }
       throw new ConflictError(`Job ${jobId} kept changing under this request; try again`);
@@ -118,6 +122,9 @@ export class Engine {
     w.job._rev = 0;
     await this.deps.store.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
     this.deps.logger.info('job started', { jobId: w.job._id, workflow: workflow.name, parent: parent?._id });
+    this.deps.observer?.jobStarted();
+    // A workflow of pure tasks only can end inside the change that starts it.
+    if (ENDED.has(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
     this.afterCommit(w);
     return w.job;
   }
@@ -185,8 +192,10 @@ export class Engine {
     if (!handler) return { finishState: 'error', outgoing: {}, error: `No task ${entry.app ?? 'WorkFlowEngine'}.${entry.name} is available` };
     const controller = new AbortController();
     this.aborts.set(c.iteration, controller);
+    const startedNs = process.hrtime.bigint();
     const done = (o: TaskOutcome): TaskOutcome => {
       this.aborts.delete(c.iteration);
+      this.deps.observer?.taskFinished(o.finishState, Number(process.hrtime.bigint() - startedNs) / 1e9);
       return o;
     };
     const failed = (err: unknown): TaskOutcome => done({ finishState: 'error', outgoing: {}, error: errorMessage(err) });
