@@ -5,7 +5,8 @@
 import type { AnyRoute } from '../http/route.ts';
 import { routePaths } from './operations.ts';
 import type { Paths } from './operations.ts';
-import { ANY_CREDENTIAL, SCHEMAS, SECURITY_SCHEMES } from './shapes.ts';
+import { ANY_CREDENTIAL, errorResponses, SCHEMAS, SECURITY_SCHEMES } from './shapes.ts';
+import type { OpenApiResponse } from './shapes.ts';
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
@@ -14,7 +15,7 @@ export interface OpenApiDocument {
   security: Array<Record<string, string[]>>;
   tags: Array<{ name: string; description?: string }>;
   paths: Paths;
-  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown>; responses: Record<string, OpenApiResponse> };
 }
 
 export interface DocumentInfo {
@@ -24,7 +25,10 @@ export interface DocumentInfo {
   readonly description: string;
 }
 
-export function openApiDocument(info: DocumentInfo, paths: Paths): OpenApiDocument {
+export function openApiDocument(info: DocumentInfo, paths: Paths, responses: Record<string, OpenApiResponse> = {}): OpenApiDocument {
+  // Sorted, so a document does not change with the order modules are assembled in.
+  const sorted: Paths = {};
+  for (const path of Object.keys(paths).sort()) sorted[path] = paths[path]!;
   const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags)))].sort().map((name) => ({ name }));
   return {
     openapi: '3.1.0',
@@ -32,8 +36,8 @@ export function openApiDocument(info: DocumentInfo, paths: Paths): OpenApiDocume
     info: { title: info.title, version: info.version, description: info.description, 'x-platform-release': info.release },
     security: ANY_CREDENTIAL,
     tags,
-    paths,
-    components: { securitySchemes: { ...SECURITY_SCHEMES }, schemas: { ...SCHEMAS } },
+    paths: sorted,
+    components: { securitySchemes: { ...SECURITY_SCHEMES }, schemas: { ...SCHEMAS }, responses: { ...errorResponses(), ...responses } },
   };
 }
 

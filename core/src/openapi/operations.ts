@@ -19,7 +19,7 @@ export interface OpenApiOperation {
   security?: Array<Record<string, string[]>>;
   parameters?: Array<Record<string, unknown>>;
   requestBody?: Record<string, unknown>;
-  responses: Record<string, OpenApiResponse>;
+  responses: Record<string, OpenApiResponse | { $ref: string }>;
   [extension: `x-${string}`]: unknown;
 }
 
@@ -36,6 +36,13 @@ const SUCCESS_STATUSES: Readonly<Record<string, readonly number[]>> = {
 
 // The package is CommonJS (`module.exports = parse`) while its types declare named and default exports.
 const parse = joiToJson as unknown as typeof import('joi-to-json').parse;
+
+/** Answers that are not JSON, by route: their media types. */
+const SUCCESS_CONTENT: Readonly<Record<string, readonly string[]>> = {
+  'GET /metrics': ['text/plain; version=0.0.4'],
+  'GET /docs': ['text/html'],
+  'GET /docs/:file': ['text/css', 'text/javascript', 'image/png'],
+};
 
 export function toJsonSchema(schema: InputSchema): JsonSchema {
   if ('jsonSchema' in schema) return { ...schema.jsonSchema };
@@ -88,9 +95,12 @@ export function operationIdOf(route: AnyRoute): string {
 }
 
 export function routeOperation(route: AnyRoute, operationId: string): OpenApiOperation {
-  const responses: Record<string, OpenApiResponse> = {};
+  const responses: OpenApiOperation['responses'] = {};
   for (const status of SUCCESS_STATUSES[`${route.method} ${route.path}`] ?? [200]) {
-    responses[String(status)] = status === 204 ? { description: 'Done; no body' } : successResponse(route.surface, route.description);
+    const media = SUCCESS_CONTENT[`${route.method} ${route.path}`];
+    if (status === 204) responses[String(status)] = { description: 'Done; no body' };
+    else if (media) responses[String(status)] = { description: route.description, content: Object.fromEntries(media.map((m) => [m, { schema: { type: 'string' } }])) };
+    else responses[String(status)] = successResponse(route.surface, route.description);
   }
   for (const status of errorStatuses(route)) responses[String(status)] = errorResponse(route.surface, status);
   const op: OpenApiOperation = {

@@ -96,12 +96,28 @@ const ERROR_TEXT: Record<number, string> = {
 
 const JSON_TYPE = 'application/json';
 
-export function errorResponse(surface: Surface, status: number): OpenApiResponse {
+const SURFACE_NAMES: Record<Surface, string> = { 'operations-manager': 'OperationsManager', plain: 'Plain', oauth: 'OAuth' };
+
+function errorBody(surface: Surface, status: number): OpenApiResponse {
   return {
     description: ERROR_TEXT[status] ?? 'An error',
     headers: { 'X-Error-Code': { description: 'The stable error code (docs/errors.md)', schema: ref('ErrorCode') } },
     content: { [JSON_TYPE]: { schema: ERROR_SCHEMA[surface] } },
   };
+}
+
+/** A reference to the shared error answer of a surface and status (components.responses). */
+export function errorResponse(surface: Surface, status: number): { $ref: string } {
+  return { $ref: `#/components/responses/${SURFACE_NAMES[surface]}${status}` };
+}
+
+/** Every error answer, once: operations refer to them rather than repeating them. */
+export function errorResponses(): Record<string, OpenApiResponse> {
+  const out: Record<string, OpenApiResponse> = {};
+  for (const surface of Object.keys(SURFACE_NAMES) as Surface[]) {
+    for (const status of Object.keys(ERROR_TEXT).map(Number)) out[`${SURFACE_NAMES[surface]}${status}`] = errorBody(surface, status);
+  }
+  return out;
 }
 
 export function jsonResponse(description: string, schema: JsonSchema): OpenApiResponse {

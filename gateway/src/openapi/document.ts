@@ -13,7 +13,7 @@ import type { Paths } from '../../../core/src/openapi/operations.ts';
 import { openApiPath } from '../../../core/src/openapi/shapes.ts';
 import type { Entry } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
-import { legacyPaths } from './legacy-operations.ts';
+import { legacyErrorResponses, legacyPaths } from './legacy-operations.ts';
 import { gatewayOwnRoutes } from './own-routes.ts';
 
 export interface GatewayDocumentInput {
@@ -44,8 +44,6 @@ export function gatewayDocument(input: GatewayDocumentInput): OpenApiDocument {
     return legacyIds.get(`${route.method} ${path}`) ?? paths[path]?.[route.method.toLowerCase()]?.operationId ?? null;
   };
   merge(paths, legacyPaths(input.entries, input.calendar, successorOf));
-  const sorted: Paths = {};
-  for (const path of Object.keys(paths).sort()) sorted[path] = paths[path]!;
   return openApiDocument(
     {
       title: 'iap-compat gateway',
@@ -53,6 +51,7 @@ export function gatewayDocument(input: GatewayDocumentInput): OpenApiDocument {
       release: input.release,
       description: 'The gateway in front of the core: it answers the deprecated legacy operations (workflow-engine and platform-core) by rewriting them onto the core\'s, in their old shapes, with Deprecation, Sunset and Link headers, and 410 once removed (docs/gateway.md); it passes every other call through to the core unchanged (the core operations below), with /nso_manager/ as an alias of /orchestrator_manager/. Errors and their codes: docs/errors.md; credentials and roles: docs/auth.md.',
     },
-    sorted,
+    paths,
+    legacyErrorResponses(),
   );
 }

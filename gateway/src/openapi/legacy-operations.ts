@@ -4,7 +4,7 @@
  * sunset date (`x-deprecated-in`, `x-removed-in`, `x-sunset`), and links to
  * its successor, by operation id where the successor is in the document.
  */
-import { errorResponse, jsonResponse, openApiPath, pathParamNames } from '../../../core/src/openapi/shapes.ts';
+import { jsonResponse, openApiPath, pathParamNames } from '../../../core/src/openapi/shapes.ts';
 import type { OpenApiResponse } from '../../../core/src/openapi/shapes.ts';
 import type { OpenApiOperation, Paths } from '../../../core/src/openapi/operations.ts';
 import type { Entry, Route } from '../mapping/types.ts';
@@ -22,6 +22,15 @@ const LEGACY_ERRORS: Readonly<Record<number, string>> = {
 function successStatuses(entry: Entry): number[] {
   const declared = entry.steps.flatMap((s) => ('answer' in s && s.status !== undefined ? [s.status] : []));
   return [...new Set([200, ...declared])].sort((a, b) => a - b);
+}
+
+/** The legacy error answers, once, for components.responses. */
+export function legacyErrorResponses(): Record<string, OpenApiResponse> {
+  const out: Record<string, OpenApiResponse> = {};
+  for (const [status, description] of Object.entries(LEGACY_ERRORS)) {
+    out[`Legacy${status}`] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } } };
+  }
+  return out;
 }
 
 export function legacyOperationId(entry: Entry): string {
@@ -47,17 +56,14 @@ export function legacyPaths(entries: readonly Entry[], calendar: ReleaseCalendar
   for (const entry of entries) {
     const sunset = calendar.dateOf(entry.removed);
     const successorId = entry.replacement ? successorOf(entry.replacement) : null;
-    const responses: Record<string, OpenApiResponse> = {};
+    const responses: OpenApiOperation['responses'] = {};
     for (const status of successStatuses(entry)) {
       const ok = jsonResponse('The legacy answer, in the shape the operation always had', {});
       ok.headers = headers(entry, calendar);
       if (successorId) ok.links = { successor: { operationId: successorId, description: 'The operation that replaces this one' } };
       responses[String(status)] = ok;
     }
-    for (const [status, description] of Object.entries(LEGACY_ERRORS)) {
-      const error = errorResponse('plain', Number(status));
-      responses[status] = { ...error, description, content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } } };
-    }
+    for (const status of Object.keys(LEGACY_ERRORS)) responses[status] = { $ref: `#/components/responses/Legacy${status}` };
     const replacement = entry.replacement ? `Use \`${entry.replacement.method} ${entry.replacement.path}\` instead.` : 'It has no replacement.';
     const op: OpenApiOperation = {
       operationId: legacyOperationId(entry),
