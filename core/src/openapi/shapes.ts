@@ -17,7 +17,7 @@ export interface OpenApiResponse {
 
 export const SECURITY_SCHEMES = {
   bearer: { type: 'http', scheme: 'bearer', description: 'A login token (POST /login) or a client-credentials token (POST /oauth/token)' },
-  basic: { type: 'http', scheme: 'basic', description: 'An account\'s username and password, or a service account\'s client id and secret' },
+  basic: { type: 'http', scheme: 'basic', description: 'An account\'s username and password (a service account trades its client id and secret for a bearer token at POST /oauth/token)' },
   cookie: { type: 'apiKey', in: 'cookie', name: 'token', description: 'The cookie POST /login sets' },
   queryToken: { type: 'apiKey', in: 'query', name: 'token', description: 'A token (64 hexadecimal characters) in the query string' },
 } as const;
