@@ -20,7 +20,7 @@ import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
 import type { CoreClient } from './core-client.ts';
 import { legacyHandler } from './legacy.ts';
-import { createGatewayMetrics } from './metrics.ts';
+import { createGatewayMetrics, removalDates } from './metrics.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { coreRouteTable } from './openapi/core-routes.ts';
 import { gatewayDocument } from './openapi/document.ts';
@@ -105,7 +105,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const app = new GatewayKoa();
   app.silent = true;
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null });
-  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics(() => audit.backlog) : null;
+  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar) }) : null;
   const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) }, deps.logger, metrics);
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   app.legacy = legacyHandler({

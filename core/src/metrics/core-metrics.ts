@@ -4,12 +4,13 @@
  * store are computed when scraped, from counts cached a couple of seconds,
  * so a scrape storm costs at most one set of counts per interval.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { jobs as jobType, tasks as taskType } from '../search/fields.ts';
 import type { DocType } from '../search/fields.ts';
 import { COLLECTION_NAMES } from '../store/collections.ts';
 import type { Store } from '../store/types.ts';
 import { DURATION_BUCKETS, requestDuration } from './http.ts';
+import { processMetrics } from './process.ts';
 import type { ObserveRequest } from './http.ts';
 
 /** What the engine reports as it runs jobs. */
@@ -53,7 +54,7 @@ function statusCounts(store: Store, type: DocType, statuses: readonly string[], 
 
 export function createCoreMetrics(store: Store, now: () => number = Date.now): CoreMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  processMetrics(registry);
   const jobCounts = statusCounts(store, jobType, JOB_STATUSES, now);
   const taskCounts = statusCounts(store, taskType, TASK_STATUSES, now);
   new Gauge({

@@ -44,7 +44,7 @@ test('jobs and tasks are counted by status as the store holds them, with jobs st
     const s = (await job(core, id)).status;
     statuses[s] = (statuses[s] ?? 0) + 1;
   }
-  assert.deepEqual(statuses, { complete: 1, error: 1, running: 1 });
+  assert.deepEqual({ ...statuses }, { complete: 1, error: 1, running: 1 });
   for (const status of ['complete', 'error', 'running', 'canceled', 'paused', 'incomplete']) {
     assert.equal(valueOf(text, 'iap_jobs', { status }), statuses[status] ?? 0, `iap_jobs{status="${status}"}`);
   }
