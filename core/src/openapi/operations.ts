@@ -42,6 +42,8 @@ const SUCCESS_CONTENT: Readonly<Record<string, readonly string[]>> = {
   'GET /metrics': ['text/plain; version=0.0.4'],
   'GET /docs': ['text/html'],
   'GET /docs/:file': ['text/css', 'text/javascript', 'image/png'],
+  // The gateway's audit report, by `format` or the Accept header.
+  'GET /gateway/audit/report': ['application/json', 'text/csv', 'text/html'],
 };
 
 export function toJsonSchema(schema: InputSchema): JsonSchema {
@@ -99,7 +101,7 @@ export function routeOperation(route: AnyRoute, operationId: string): OpenApiOpe
   for (const status of SUCCESS_STATUSES[`${route.method} ${route.path}`] ?? [200]) {
     const media = SUCCESS_CONTENT[`${route.method} ${route.path}`];
     if (status === 204) responses[String(status)] = { description: 'Done; no body' };
-    else if (media) responses[String(status)] = { description: route.description, content: Object.fromEntries(media.map((m) => [m, { schema: { type: 'string' } }])) };
+    else if (media) responses[String(status)] = { description: route.description, content: Object.fromEntries(media.map((m) => [m, { schema: m.includes('json') ? {} : { type: 'string' } }])) };
     else responses[String(status)] = successResponse(route.surface, route.description);
   }
   for (const status of errorStatuses(route)) responses[String(status)] = errorResponse(route.surface, status);

@@ -25,7 +25,14 @@ export const SECURITY_SCHEMES = {
 /** Any one of the credentials will do: the first present is the one used (docs/auth.md). */
 export const ANY_CREDENTIAL = Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
 
-const detail = { type: 'object', required: ['parameter', 'message'], properties: { parameter: { type: 'string' }, message: { type: 'string' } }, additionalProperties: false };
+const nullableText = { type: ['string', 'null'] };
+/** What was wrong with one input; errors an orchestrator reported also carry its RESTCONF fields (docs/relay.md). */
+const detail = {
+  type: 'object',
+  required: ['parameter', 'message'],
+  properties: { parameter: { type: 'string' }, message: { type: 'string' }, errorType: nullableText, errorTag: nullableText, errorPath: nullableText },
+  additionalProperties: false,
+};
 
 export const SCHEMAS: Record<string, JsonSchema> = {
   ErrorDetail: detail,
