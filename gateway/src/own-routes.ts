@@ -7,7 +7,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import { roleId } from '../../core/src/auth/roles.ts';
-import { AppError } from '../../core/src/errors.ts';
+import { AppError, ValidationError } from '../../core/src/errors.ts';
 import { METRICS_PROVENANCE } from '../../core/src/metrics/routes.ts';
 import { DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, OPENAPI_PATH } from '../../core/src/openapi/docs-page.ts';
 import type { OpenApiDocument } from '../../core/src/openapi/document.ts';
@@ -25,9 +25,14 @@ export function isOwnPath(pathname: string): boolean {
   return pathname === OPENAPI_PATH || pathname === DOCS_PATH || pathname === METRICS_PATH || pathname.startsWith(DOCS_PREFIX);
 }
 
-/** The metrics' `route` label of a request in the gateway's Koa app: a fixed set, `passthrough` for the rest. */
+/**
+ * The metrics' `route` label of a request in the gateway's Koa app: a fixed
+ * set; `unmatched` for a method the gateway's own paths do not take (405, as
+ * the core labels it), `passthrough` for what goes on to the core.
+ */
 export function ownRouteOf(ctx: Context): string {
   const path = ctx.path;
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return path === REPORT_PATH || isOwnPath(path) ? 'unmatched' : 'passthrough';
   if (path === GATEWAY_LIVENESS || path === REPORT_PATH || path === OPENAPI_PATH || path === DOCS_PATH || path === METRICS_PATH) return path;
   if (path.startsWith(DOCS_PREFIX)) return `${DOCS_PATH}/:file`;
   return 'passthrough';
@@ -43,6 +48,11 @@ function onlyGet(ctx: Context): void {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
     ctx.set('Allow', 'GET, HEAD');
     throw new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}; use GET`);
+  }
+  // As the core's routes: no parameter but the credential one (core/src/http/mount.ts).
+  const extra = [...new URLSearchParams(ctx.querystring).keys()].filter((name) => name !== 'token');
+  if (extra.length > 0) {
+    throw new ValidationError(`Invalid query: ${extra.join(', ')} not accepted`, extra.map((parameter) => ({ parameter, message: 'is not a parameter of this operation' })));
   }
 }
 
