@@ -1,5 +1,6 @@
-/** Node's default process metrics, as both services expose them. */
-import { collectDefaultMetrics } from 'prom-client';
+/** Node's default process metrics and the stall count, as both services expose them. */
+import { collectDefaultMetrics, Counter } from 'prom-client';
+import { stallCount } from '../http/stall-detector.ts';
 import type { Registry } from 'prom-client';
 
 /**
@@ -12,4 +13,14 @@ const LINT_FAILING_COPIES = ['nodejs_active_handles_total', 'nodejs_active_reque
 export function processMetrics(registry: Registry): void {
   collectDefaultMetrics({ register: registry });
   for (const name of LINT_FAILING_COPIES) registry.removeSingleMetric(name);
+  // The stall detector counts for the whole process (core/src/http/stall-detector.ts); read when scraped.
+  new Counter({
+    name: 'iap_event_loop_stalls_total',
+    help: 'Event-loop stalls longer than stalls.thresholdMs in this process',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(stallCount());
+    },
+  });
 }

@@ -57,6 +57,7 @@ test('jobs and tasks are counted by status as the store holds them, with jobs st
   assert.ok((valueOf(text, 'iap_task_duration_seconds_count', { finish_state: 'success' }) ?? 0) >= 1, 'task durations observed');
   assert.ok((valueOf(text, 'iap_task_duration_seconds_count', { finish_state: 'error' }) ?? 0) >= 1, 'the failing task observed');
   assert.ok((valueOf(text, 'process_resident_memory_bytes') ?? 0) > 0, "Node's default process metrics");
+  assert.equal(typeof valueOf(text, 'iap_event_loop_stalls_total'), 'number', 'the stall count');
 });
 
 test('the counts follow the store within a few seconds', async () => {
