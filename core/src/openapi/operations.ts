@@ -7,7 +7,7 @@
  */
 import joiToJson from 'joi-to-json';
 import type { AnyRoute, InputSchema } from '../http/route.ts';
-import { ANY_CREDENTIAL, errorResponse, openApiPath, pathParamNames, successResponse } from './shapes.ts';
+import { errorResponse, openApiPath, pathParamNames, successResponse } from './shapes.ts';
 import type { JsonSchema, OpenApiResponse } from './shapes.ts';
 
 export interface OpenApiOperation {
@@ -132,5 +132,3 @@ export function routePaths(routes: readonly AnyRoute[]): Paths {
   }
   return paths;
 }
-
-export { ANY_CREDENTIAL };
