@@ -135,10 +135,12 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     }
     const calm = rounds.map(medianRound);
     const offUrl = `http://127.0.0.1:${gatewayOff.port}`;
+    const metricPids = { gateway: gateway.child.pid!, core: corePid };
+    const offPids = { gateway: gatewayOff.child.pid!, core: coreOff.child.pid! };
     const cost = await metricsCost(
       [
-        { name: 'gateway pass-through', on: `${gatewayUrl}${path}`, off: `${offUrl}${path}` },
-        { name: 'legacy getJob, rewritten', on: `${gatewayUrl}/workflow_engine/getJob/${id}`, off: `${offUrl}/workflow_engine/getJob/${id}` },
+        { name: 'gateway pass-through', on: `${gatewayUrl}${path}`, off: `${offUrl}${path}`, onPids: metricPids, offPids },
+        { name: 'legacy getJob, rewritten', on: `${gatewayUrl}/workflow_engine/getJob/${id}`, off: `${offUrl}/workflow_engine/getJob/${id}`, onPids: metricPids, offPids },
       ],
       token,
       seconds,
