@@ -43,6 +43,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   ENGINE_MAX_JOB_BYTES: 'workflowEngine.maxJobBytes',
   SCHEDULER_POLL_MS: 'scheduler.pollMs',
   STALL_THRESHOLD_MS: 'stalls.thresholdMs',
+  METRICS_ENABLED: 'metrics.enabled',
   ADAPTERS: 'adapters',
   GATEWAY_TIMEOUT_MS: 'gateway.timeoutMs',
   AUTH_MAX_FAILED_LOGINS: 'auth.maxFailedLogins',

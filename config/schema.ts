@@ -92,6 +92,10 @@ export interface AppConfig {
     /** An event loop blocked longer than this is logged and counted as a stall (core and gateway). */
     thresholdMs: number;
   };
+  metrics: {
+    /** Collect Prometheus metrics and serve `GET /metrics` (docs/metrics.md). */
+    enabled: boolean;
+  };
 }
 
 // Messages never echo the offending value: after $VAULT_ resolution the value
@@ -162,6 +166,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
   workflowEngine: Joi.object({ processTasksOnStart: Joi.boolean(), maxTaskRunsPerJob: count().max(10_000_000), maxIterationsListed: count().max(100_000), maxChildJobDepth: count().max(1000), maxJobsPerTree: count().max(10_000_000), maxJobBytes: Joi.number().integer().min(65_536).max(16_000_000) }),
   scheduler: Joi.object({ pollMs: Joi.number().integer().min(10).max(3_600_000) }),
   stalls: Joi.object({ thresholdMs: Joi.number().integer().min(50).max(600_000) }),
+  metrics: Joi.object({ enabled: Joi.boolean() }),
   vault: Joi.object({
     url: httpUrl().allow(null),
     token: Joi.string().allow(null),

@@ -3,7 +3,8 @@
 // With MONGO_URL the suites run on MongoDB (test/helpers/stores.ts); the
 // server is tried once first, so an unreachable one is one clear message
 // instead of a failure in every suite. Without it, that is said once here.
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -51,6 +52,11 @@ if (mongoUrl) {
 } else {
   console.log('MONGO_URL is not set: every suite runs on the embedded SQLite store; the MongoDB variants are skipped');
 }
+// Every answer the suites' cores and gateways make is recorded (test/helpers/contract.ts) and, once they
+// are done, checked against the OpenAPI documents: an answer that drifts from its description fails the run.
+const recorded = mkdtempSync(join(tmpdir(), 'iap-contract-'));
 // A hung test fails after five minutes instead of holding CI until its own limit.
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=300000', ...files], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=300000', ...files], { stdio: 'inherit', env: { ...process.env, CONTRACT_RECORD_DIR: recorded } });
+const contract = spawnSync(process.execPath, ['--import', 'tsx', 'test/contract/check-answers.ts', recorded], { stdio: 'inherit' });
+rmSync(recorded, { recursive: true, force: true });
+process.exit(result.status === 0 && contract.status === 0 ? 0 : 1);

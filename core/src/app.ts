@@ -24,11 +24,19 @@ import { healthRoutes } from './health/routes.ts';
 import { bodyDepthError } from './http/body-depth.ts';
 import { bodyError, errorHandler } from './http/error-handler.ts';
 import { mountRoutes, routeSurfaces } from './http/mount.ts';
+import { observeAnswers } from './http/observe-answers.ts';
+import type { AnswerTap } from './http/observe-answers.ts';
 import { requestContext } from './http/request-context.ts';
 import type { AnyRoute } from './http/route.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { indexRoutes } from './indexes/routes.ts';
 import type { Logger } from './logger.ts';
+import { createCoreMetrics } from './metrics/core-metrics.ts';
+import type { CoreMetrics } from './metrics/core-metrics.ts';
+import { routerTemplate } from './metrics/http.ts';
+import { metricsRoutes } from './metrics/routes.ts';
+import { coreDocument } from './openapi/document.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { orchestratorManager } from './relay/index.ts';
 import { createOmAutomations } from './operations-manager/automations/index.ts';
 import { createProfiles } from './profiles/index.ts';
@@ -47,6 +55,10 @@ export interface CoreDeps {
   readonly store: Store;
   readonly config: Readonly<AppConfig>;
   readonly logger: Logger;
+  /** Its metrics (docs/metrics.md); made from the store when absent and `metrics.enabled`, none when null. */
+  readonly metrics?: CoreMetrics | null;
+  /** Sees every answer (the contract test records them); none by default. */
+  readonly tap?: AnswerTap | null;
 }
 
 export interface Core {
@@ -60,6 +72,7 @@ export interface Core {
   readonly automationScheduler: Scheduler;
   /** Fires operations-manager schedule triggers; built stopped, started like automationScheduler. */
   readonly triggerScheduler: Scheduler;
+  readonly metrics: CoreMetrics | null;
   /** Prepares the store (built-in roles, first administrator, migrations); run once before serving. */
   bootstrap(options?: { announce?: (text: string) => void }): Promise<void>;
 }
@@ -82,8 +95,9 @@ function buildRoutes(deps: CoreDeps, auth: AuthService, engine: Engine): AnyRout
 
 export function createCoreApp(deps: CoreDeps): Core {
   const auth = new AuthService(deps.store, deps.config.auth, deps.logger);
+  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createCoreMetrics(deps.store) : null;
   const gateways = createGatewayManager(deps);
-  const orchestrator = orchestratorManager(deps);
+  const orchestrator = orchestratorManager({ ...deps, observeRelay: metrics?.relay ?? null });
   const transformations = createTransformations(deps.store);
   const engine = new Engine({
     store: deps.store,
@@ -94,6 +108,7 @@ export function createCoreApp(deps: CoreDeps): Core {
     processTasksOnStart: deps.config.workflowEngine.processTasksOnStart,
     limits: deps.config.workflowEngine,
     services: { relay: orchestrator.relay.call, runTransformation: transformations.run },
+    ...(metrics ? { observer: metrics.engine } : {}),
   });
   const routes = buildRoutes(deps, auth, engine);
   // Pushed onto the same array so the method and view catalogs built from it include them.
@@ -106,12 +121,18 @@ export function createCoreApp(deps: CoreDeps): Core {
   routes.push(...serviceCatalogRoutes({ ...deps, engine, relay: orchestrator.relay, methods: () => methodCatalog(routes) }));
   const profiles = createProfiles({ store: deps.store, logger: deps.logger, release: deps.config.platform.release });
   routes.push(...profiles.routes);
+  if (metrics) {
+    routes.push(...metricsRoutes(metrics.registry));
+    automationCatalog.scheduler.onRun = omAutomations.scheduler.onRun = metrics.schedulerRun;
+  }
+  routes.push(...openApiRoutes(() => coreDocument(routes, pkg.version, deps.config.platform.release)));
   const app = new Koa();
   app.proxy = false;
   // Errors are rendered by errorHandler; this only stops Koa printing them twice.
   app.silent = true;
   const router = mountRoutes(routes);
   app.use(requestContext(deps.logger));
+  if (metrics || deps.tap) app.use(observeAnswers('core', routerTemplate, metrics?.request ?? null, deps.tap ?? null));
   app.use(errorHandler(deps.logger, routeSurfaces(routes, router)));
   app.use(securityHeaders());
   app.use(authenticate(auth));
@@ -141,6 +162,7 @@ export function createCoreApp(deps: CoreDeps): Core {
     gateways,
     automationScheduler: automationCatalog.scheduler,
     triggerScheduler: omAutomations.scheduler,
+    metrics,
     bootstrap: async (options = {}) => {
       await bootstrapAuth({ store: deps.store, logger: deps.logger, routes, admin: deps.config.admin, auth, ...options });
       await gateways.publish();

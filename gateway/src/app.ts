@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
 import { errorHandler } from '../../core/src/http/error-handler.ts';
+import { observeAnswers } from '../../core/src/http/observe-answers.ts';
+import type { AnswerTap } from '../../core/src/http/observe-answers.ts';
 import { requestContext } from '../../core/src/http/request-context.ts';
 import type { RequestState } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
@@ -18,6 +20,12 @@ import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
 import type { CoreClient } from './core-client.ts';
 import { legacyHandler } from './legacy.ts';
+import { createGatewayMetrics, removalDates } from './metrics.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import { coreRouteTable } from './openapi/core-routes.ts';
+import { gatewayDocument } from './openapi/document.ts';
+import { legacyObserver } from './observe-legacy.ts';
+import { isOwnPath, ownRouteOf, ownRoutes } from './own-routes.ts';
 import { hatches } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
 import type { Entry } from './mapping/types.ts';
@@ -25,6 +33,7 @@ import { parseSize, passThrough } from './proxy.ts';
 import type { PassThrough } from './proxy.ts';
 import { loadCalendar } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
+import pkg from '../../package.json' with { type: 'json' };
 
 export const MAPPINGS_DIR = fileURLToPath(new URL('../../mappings/', import.meta.url));
 export const CALENDAR_FILE = fileURLToPath(new URL('../../config/releases.json', import.meta.url));
@@ -43,12 +52,17 @@ export interface GatewayDeps {
   readonly calendar?: ReleaseCalendar;
   /** The client for rewritten calls; tests pass one that records what it sends. */
   readonly coreClient?: CoreClient;
+  /** Its metrics (docs/metrics.md); made when absent and `metrics.enabled`, none when null. */
+  readonly metrics?: GatewayMetrics | null;
+  /** Sees every answer the gateway makes itself (the contract test records them); none by default. */
+  readonly tap?: AnswerTap | null;
 }
 
 export interface Gateway {
   readonly app: Koa;
   readonly entries: readonly Entry[];
   readonly audit: AuditRecorder;
+  readonly metrics: GatewayMetrics | null;
   close(): Promise<void>;
 }
 
@@ -74,7 +88,7 @@ class GatewayKoa extends Koa {
       const q = url.indexOf('?');
       const pathname = q === -1 ? url : url.slice(0, q);
       if (this.legacy(incoming, response, pathname)) return Promise.resolve();
-      if (this.passThrough === null || pathname.startsWith(OWN)) return koa(req, res);
+      if (this.passThrough === null || pathname.startsWith(OWN) || isOwnPath(pathname)) return koa(req, res);
       for (const [from, to] of ALIASES) {
         if (pathname.startsWith(from)) incoming.url = `${to}${url.slice(from.length)}`;
       }
@@ -90,9 +104,10 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const entries = deps.entries ?? loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
   const app = new GatewayKoa();
   app.silent = true;
-  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) }, deps.logger);
-  const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null });
+  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar) }) : null;
+  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) }, deps.logger, metrics);
+  const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   app.legacy = legacyHandler({
     entries,
     calendar,
@@ -104,8 +119,10 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     searchMaxLimit: deps.config.search.maxLimit,
     logger: deps.logger,
     bodyLimit: deps.config.http.bodyLimit,
+    observe: legacyObserver(metrics, deps.tap ?? null),
   });
   app.use(requestContext(deps.logger));
+  if (metrics || deps.tap) app.use(observeAnswers('gateway', ownRouteOf, metrics?.request ?? null, deps.tap ?? null));
   app.use(errorHandler(deps.logger));
   app.use(async (ctx, next) => {
     // The gateway's own liveness, answered even when the core is down.
@@ -115,6 +132,8 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     }
     await next();
   });
+  const document = () => gatewayDocument({ coreRoutes: coreRouteTable(deps.config), entries, calendar, version: pkg.version, release: deps.config.platform.release, metrics: metrics !== null });
+  app.use(ownRoutes({ document, metrics, client }));
   app.use(auditReportRoute({ entries, calendar, release: deps.config.platform.release, store: deps.store, audit, client }));
   // Any other `/gateway/...` path is the core's to answer (a 404 in its shape), as every path the gateway does not serve is.
   app.use((ctx) => {
@@ -127,6 +146,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     app,
     entries,
     audit,
+    metrics,
     async close() {
       await audit.close();
       proxy.close();

@@ -49,7 +49,12 @@ export interface LegacyDeps {
   readonly logger: Logger;
   readonly bodyLimit: string;
   readonly now?: () => number;
+  /** Told of every answered call (metrics, the contract test's recording); none by default. */
+  readonly observe?: LegacyObserver | null;
 }
+
+/** One answered legacy call; `body` is the value sent (a RawJson holds the bytes copied from the core's answer). */
+export type LegacyObserver = (entry: Entry, method: string | undefined, status: number, outcome: Outcome, seconds: number, body: unknown) => void;
 
 /** The headers of an entry that are the same on every answer; `Link` depends on the call. */
 export function deprecationHeaders(entry: Entry, calendar: ReleaseCalendar): Record<string, string> {
@@ -245,6 +250,7 @@ class LegacyCall implements Call {
       this.crashed(err);
       return;
     }
+    this.shared.deps.observe?.(this.entry, req.method, result.status, result.outcome, Number(process.hrtime.bigint() - this.startedNs) / 1e9, result.body);
     if (this.shared.accessLog) this.log().http('request', { method: req.method, path: this.pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - this.startedNs) / 1e4) / 100 });
   }
 

@@ -19,6 +19,8 @@ import { renderError } from '../../core/src/http/error-handler.ts';
 import type { Surface } from '../../core/src/http/route.ts';
 import { requestIdOf } from '../../core/src/http/request-context.ts';
 import type { Logger } from '../../core/src/logger.ts';
+import type { ObserveRequest } from '../../core/src/metrics/http.ts';
+import { secondsSince } from '../../core/src/metrics/http.ts';
 
 export interface ProxyOptions {
   readonly target: string;
@@ -47,6 +49,12 @@ function surfaceOf(pathname: string): Surface {
   return /^\/oauth\/token\/?$/.test(pathname) ? 'oauth' : pathname.startsWith('/operations-manager') ? 'operations-manager' : 'plain';
 }
 
+/** What the metrics see of the pass-through; its `route` label is always `passthrough` (bounded). */
+export interface PassThroughObserver {
+  readonly request: ObserveRequest;
+  upstreamError(kind: 'unreachable' | 'timeout' | 'closed'): void;
+}
+
 export interface PassThrough {
   /** Passes the request to the core and streams the answer back. */
   handle(req: IncomingMessage, res: ServerResponse, pathname: string): void;
@@ -61,7 +69,7 @@ export interface PassThrough {
  * It keeps what Koa gave it: the caller's `X-Request-Id` (or a new one) on
  * the call and the answer, the access-log line, errors in the surface's shape.
  */
-export function passThrough(options: ProxyOptions, logger: Logger): PassThrough {
+export function passThrough(options: ProxyOptions, logger: Logger, observer: PassThroughObserver | null = null): PassThrough {
   const target = new URL(options.target);
   const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1000 });
   const accessLog = logger.isLevelEnabled('http');
@@ -74,6 +82,10 @@ export function passThrough(options: ProxyOptions, logger: Logger): PassThrough 
     if (accessLog) {
       const started = process.hrtime.bigint();
       res.once('finish', () => log().http('request', { method: req.method, path: pathname, status: res.statusCode, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100 }));
+    }
+    if (observer) {
+      const started = process.hrtime.bigint();
+      res.once('finish', () => observer.request(req.method, 'passthrough', res.statusCode, secondsSince(started)));
     }
     const answerError = (appError: AppError): void => {
       if (res.headersSent) {
@@ -102,6 +114,7 @@ export function passThrough(options: ProxyOptions, logger: Logger): PassThrough 
     const fail = (appError: AppError, upstreamError?: Error): void => {
       if (settled) return;
       settled = true;
+      if (observer && appError.status !== 413) observer.upstreamError(appError.status === 504 ? 'timeout' : res.headersSent ? 'closed' : 'unreachable');
       upstream.destroy();
       log().warn('pass-through failed', { error: upstreamError?.message ?? appError.message, status: appError.status });
       answerError(appError);

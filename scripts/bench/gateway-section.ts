@@ -2,13 +2,15 @@
  * The gateway section of `npm run bench`: autocannon at a moderate, fixed load
  * against the core directly, a bare Node pass-through (the floor any proxy
  * pays), the gateway's pass-through, and a rewritten legacy call beside the
- * new call it becomes. All processes are real and run in one go.
+ * new call it becomes; and what the metrics cost those two paths
+ * (metrics-cost.ts). All processes are real and run in one go.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMicrosOf, login, runToEnd, startService } from './child.ts';
+import { metricsCost } from './metrics-cost.ts';
 import { paced } from './paced.ts';
 import type { PacedResult } from './paced.ts';
 import type { Panel } from './plot.ts';
@@ -99,6 +101,9 @@ export async function gatewaySection(seconds: number, connections: number): Prom
   const gateway = await startService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: coreUrl });
   const bare = await startService('scripts/bench/bare-proxy.ts', { TARGET: coreUrl });
   const bareRewrite = await startService('scripts/bench/bare-rewrite.ts', { TARGET: coreUrl });
+  // A second pair without metrics, on the same store, for the cost of metrics.
+  const coreOff = await startService('core/src/main.ts', { ...env, CORE_PORT: '0', METRICS_ENABLED: 'false' });
+  const gatewayOff = await startService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: `http://127.0.0.1:${coreOff.port}`, METRICS_ENABLED: 'false' });
   try {
     const token = await login(coreUrl, 'bench-admin', 'bench-admin-password');
     const page = (await (await fetch(`${coreUrl}/operations-manager/jobs?limit=1&include=_id`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: Array<{ _id: string }> };
@@ -129,6 +134,18 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       for (const [i, [name, url, pids]] of rows.entries()) rounds[i]!.push(await moderate(name, url, token, rate, seconds, pids));
     }
     const calm = rounds.map(medianRound);
+    const offUrl = `http://127.0.0.1:${gatewayOff.port}`;
+    const metricPids = { gateway: gateway.child.pid!, core: corePid };
+    const offPids = { gateway: gatewayOff.child.pid!, core: coreOff.child.pid! };
+    const cost = await metricsCost(
+      [
+        { name: 'gateway pass-through', on: `${gatewayUrl}${path}`, off: `${offUrl}${path}`, onPids: metricPids, offPids },
+        { name: 'legacy getJob, rewritten', on: `${gatewayUrl}/workflow_engine/getJob/${id}`, off: `${offUrl}/workflow_engine/getJob/${id}`, onPids: metricPids, offPids },
+      ],
+      token,
+      seconds,
+      connections,
+    );
     const [, calmBare, calmPass, calmLegacy] = calm as [Moderate, Moderate, Moderate, Moderate, Moderate];
     const latencyGap = calmLegacy.p50 / calmPass.p50 - 1;
     const date = new Date().toISOString().slice(0, 10);
@@ -165,6 +182,8 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       `The floor of a rewrite: a bare Node server doing only this rewrite (one keep-alive call to the core, parse, unwrap, answer; \`scripts/bench/bare-rewrite.ts\`) runs ${relative(1 - bareLegacy.rps / passThrough.rps)} the gateway's pass-through of the new call, at ${bareLegacy.proxyCpu?.toFixed(0) ?? '–'} µs of CPU per request against the gateway's ${legacy.proxyCpu?.toFixed(0) ?? '–'} µs; the gateway's rewrite runs ${relative(1 - legacy.rps / bareLegacy.rps)} that floor.`,
       '',
       `For scale: the core direct answers ${direct.rps.toFixed(0)} req/s; every proxy shares the two cores with it and with autocannon.`,
+      '',
+      ...cost.markdown,
       '<!-- bench:gateway:end -->',
     ].join('\n');
     const short = ['core direct', 'bare Node proxy', 'gateway pass-through', 'legacy getJob (rewritten)', 'bare Node rewrite'];
@@ -177,10 +196,11 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       { section: 'gateway', figure: `pass-through p99 ms at ${rate} req/s`, baseline: `bare Node proxy ${ms(calmBare.p99)}`, measured: `${ms(calmPass.p99)} (${addedP99 >= 0 ? '+' : ''}${addedP99.toFixed(2)})`, goal: 'under 2 ms added', met: addedP99 < 2 },
       { section: 'gateway', figure: 'rewritten getJob throughput, saturated (req/s)', baseline: `the new call through the gateway ${passThrough.rps.toFixed(0)}`, measured: `${legacy.rps.toFixed(0)} (${relative(legacyGap)}; bare Node rewrite ${bareLegacy.rps.toFixed(0)})`, goal: 'within 25%', met: legacyGap <= 0.25 },
       { section: 'gateway', figure: `rewritten getJob p50 ms at ${rate} req/s`, baseline: `the new call through the gateway ${ms(calmPass.p50)}`, measured: `${ms(calmLegacy.p50)} (${(latencyGap * 100).toFixed(0)}% slower)`, goal: 'within 25%', met: latencyGap <= 0.25 },
+      ...cost.goals,
     ];
     return { markdown, panels, goals };
   } finally {
-    for (const p of [bare, bareRewrite, gateway, core]) p.child.kill('SIGTERM');
+    for (const p of [bare, bareRewrite, gateway, core, gatewayOff, coreOff]) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -73,6 +73,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
     workflowEngine: { processTasksOnStart: true, maxTaskRunsPerJob: 1, maxIterationsListed: 1, maxChildJobDepth: 1, maxJobsPerTree: 1, maxJobBytes: 1 },
     scheduler: { pollMs: 1 },
     stalls: { thresholdMs: 1 },
+    metrics: { enabled: true },
   };
   const fromSchema = schemaKeys(configSchema.describe()).sort();
   assert.deepEqual(fromSchema, valueKeys(sample).sort());

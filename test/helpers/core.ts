@@ -14,6 +14,7 @@ import type { Core } from '../../core/src/app.ts';
 import { listen } from '../../core/src/http/listen.ts';
 import { createLogger } from '../../core/src/logger.ts';
 import type { Store } from '../../core/src/store/types.ts';
+import { contractTap } from './contract.ts';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 
@@ -66,7 +67,7 @@ export async function startCore(store: Store, env: Record<string, string> = {}):
     },
   });
   const logger = createLogger({ level: config.log.level, service: 'core', stream });
-  const core = createCoreApp({ store, config, logger });
+  const core = createCoreApp({ store, config, logger, tap: contractTap() });
   await core.bootstrap({ announce: () => undefined });
   const admin = await core.auth.findAccount(config.admin.username);
   const { token: adminToken } = await core.auth.sessions.start(admin!['_id'] as string, 'account', 'login');

@@ -10,6 +10,7 @@ import { listen } from '../../core/src/http/listen.ts';
 import { createLogger } from '../../core/src/logger.ts';
 import type { Store } from '../../core/src/store/types.ts';
 import { openTestStore } from './stores.ts';
+import { contractTap } from './contract.ts';
 import { testConfig } from './core.ts';
 
 export interface RunningGateway {
@@ -22,7 +23,7 @@ export interface RunningGateway {
 export async function startGateway(coreUrl: string, env: Record<string, string> = {}, overrides: Partial<Parameters<typeof createGatewayApp>[0]> = {}): Promise<RunningGateway> {
   const config = await testConfig({ CORE_URL: coreUrl, ...env });
   const store = await openTestStore({ countCacheEntries: 0 });
-  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store, ...overrides });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store, tap: contractTap(), ...overrides });
   const server: Server = await listen(gateway.app, 0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

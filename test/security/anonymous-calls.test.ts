@@ -16,8 +16,8 @@ import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
 
 /** docs/auth.md: the only routes a caller may use without credentials. */
-const PUBLIC_CORE = new Set(['GET /health/live', 'POST /login', 'POST /oauth/token']);
-const PUBLIC_GATEWAY = new Set(['GET /gateway/health/live']);
+const PUBLIC_CORE = new Set(['GET /health/live', 'POST /login', 'POST /oauth/token', 'GET /openapi.json', 'GET /docs', 'GET /docs/:file']);
+const PUBLIC_GATEWAY = new Set(['GET /gateway/health/live', 'GET /openapi.json', 'GET /docs', 'GET /docs/swagger-ui.css']);
 const FORGED = 'f'.repeat(64);
 
 let core: RunningCore;
@@ -102,8 +102,8 @@ test('every legacy operation of the mapping table refuses an anonymous caller: 4
   assert.deepEqual(wrong, [], 'each answer is 401 (410 once removed) with a plain JSON string body');
 });
 
-test("the gateway's own routes refuse an anonymous caller, except its liveness probe", async () => {
-  for (const path of ['/gateway/audit/report', '/gateway/audit/report?format=csv', '/gateway/audit/report?format=html']) {
+test("the gateway's own routes refuse an anonymous caller, except its liveness probe and its description", async () => {
+  for (const path of ['/gateway/audit/report', '/gateway/audit/report?format=csv', '/gateway/audit/report?format=html', '/metrics']) {
     for (const token of [null, FORGED]) {
       const res = await call(gw.url, 'GET', path, token);
       assert.equal(res.status, 401, `${path} ${token ? 'forged' : 'anonymous'}`);

@@ -14,6 +14,7 @@
  */
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { EngineObserver } from '../metrics/core-metrics.ts';
 import type { Store } from '../store/types.ts';
 import { checkVariables, newJob, normalizeVariables } from './new-job.ts';
 import type { Initiator, StartOptions } from './new-job.ts';
@@ -36,6 +37,8 @@ export interface EngineDeps {
   readonly limits: JobLimits;
   readonly services?: Partial<Pick<TaskServices, 'runTransformation' | 'relay'>>;
   readonly now?: () => number;
+  /** Told of jobs started and finished and of task durations (the metrics). */
+  readonly observer?: EngineObserver;
 }
 
 const ENDED = new Set(['complete', 'canceled', 'error']);
@@ -116,6 +119,7 @@ export class Engine {
         const ok = await this.deps.store.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected }, ...w.writes]);
         if (!ok) continue; // another process changed it first: redo from what it wrote
         this.afterCommit(w);
+        if (!ENDED.has(stored.status) && ENDED.has(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
         return { job: w.job, result };
       }
       throw new ConflictError(`Job ${jobId} kept changing under this request; try again`);
@@ -164,6 +168,9 @@ export class Engine {
     w.job._rev = 0;
     await this.deps.store.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
     this.deps.logger.info('job started', { jobId: w.job._id, workflow: workflow.name, parent: parent?._id });
+    this.deps.observer?.jobStarted();
+    // A workflow of pure tasks only can end inside the change that starts it.
+    if (ENDED.has(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
     this.afterCommit(w);
     return w.job;
   }
@@ -277,8 +284,10 @@ export class Engine {
     if (!handler) return { finishState: 'error', outgoing: {}, error: `No task ${entry.app ?? 'WorkFlowEngine'}.${entry.name} is available` };
     const controller = new AbortController();
     this.aborts.set(c.iteration, { jobId: job._id, controller });
+    const startedNs = process.hrtime.bigint();
     const done = (o: TaskOutcome): TaskOutcome => {
       this.aborts.delete(c.iteration);
+      this.deps.observer?.taskFinished(o.finishState, Number(process.hrtime.bigint() - startedNs) / 1e9);
       return o;
     };
     const failed = (err: unknown): TaskOutcome => done({ finishState: 'error', outgoing: {}, error: errorMessage(err), ...(err instanceof LimitError ? { fatal: true } : {}) });

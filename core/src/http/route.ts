@@ -5,6 +5,7 @@
  * route that reads an input it did not declare cannot: undeclared query
  * parameters and bodies are refused before the handler runs.
  */
+import type { Schema } from 'joi';
 import type { Context } from 'koa';
 import type { Caller } from '../auth/caller.ts';
 import type { Logger } from '../logger.ts';
@@ -14,9 +15,14 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** The response shape family a route answers in (errors included). */
 export type Surface = 'operations-manager' | 'plain' | 'oauth';
 
+/** What a validator checks, for the interface's description (core/src/openapi/). */
+export type InputSchema = { readonly joi: Schema } | { readonly jsonSchema: Readonly<Record<string, unknown>> };
+
 /** Turns raw input into a typed value or throws a ValidationError naming what was wrong. */
 export interface Validator<Raw, Out> {
   validate(raw: Raw): Out;
+  /** The schema it checks, when it has one; validators without one are described loosely. */
+  readonly schema?: InputSchema;
 }
 
 export interface RouteInput<P, Q, B> {

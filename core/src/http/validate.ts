@@ -26,11 +26,11 @@ function run<T>(schema: Joi.Schema<T>, where: string, raw: unknown): T {
 }
 
 export function joiParams<T>(schema: Joi.Schema<T>): Validator<Record<string, string>, T> {
-  return { validate: (raw) => run(schema, 'params', raw) };
+  return { validate: (raw) => run(schema, 'params', raw), schema: { joi: schema } };
 }
 
 export function joiBody<T>(schema: Joi.Schema<T>): Validator<unknown, T> {
-  return { validate: (raw) => run(schema, 'body', raw) };
+  return { validate: (raw) => run(schema, 'body', raw), schema: { joi: schema } };
 }
 
 /**
@@ -39,6 +39,7 @@ export function joiBody<T>(schema: Joi.Schema<T>): Validator<unknown, T> {
  */
 export function joiQuery<T>(schema: Joi.Schema<T>): Validator<string, T> {
   return {
+    schema: { joi: schema },
     validate: (queryString) => {
       const out: Record<string, string> = Object.create(null) as Record<string, string>;
       const problems: ErrorDetail[] = [];

@@ -10,6 +10,8 @@ import { adapterHealthRoutes } from '../adapters/health.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
 import type { AnyRoute } from '../http/route.ts';
 import type { Logger } from '../logger.ts';
+import { observedRelay } from '../metrics/relay.ts';
+import type { ObserveRelay } from '../metrics/relay.ts';
 import type { Store } from '../store/types.ts';
 import { OrchestratorClient } from './orchestrator.ts';
 import { createRelay } from './relay.ts';
@@ -23,6 +25,8 @@ export interface OrchestratorManagerDeps {
   readonly config: { readonly adapters: readonly AdapterConfig[] };
   readonly store: Store;
   readonly logger: Logger;
+  /** Told of every relayed request (the metrics); none when metrics are off. */
+  readonly observeRelay?: ObserveRelay | null;
 }
 
 export interface OrchestratorManager {
@@ -33,6 +37,7 @@ export interface OrchestratorManager {
 export function orchestratorManager(deps: OrchestratorManagerDeps): OrchestratorManager {
   const registry = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
   const client = new OrchestratorClient();
-  const relay = createRelay({ registry, client });
+  const bare = createRelay({ registry, client });
+  const relay = deps.observeRelay ? observedRelay(bare, deps.config.adapters.map((a) => a.name), deps.observeRelay) : bare;
   return { relay, routes: [...relayRoutes(relay), ...adapterHealthRoutes({ registry, client }), ...brokerMappingRoutes(registry)] };
 }

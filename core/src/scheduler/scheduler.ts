@@ -97,6 +97,9 @@ export class Scheduler {
     this.lockLifetimeMs = options.lockLifetimeMs ?? DEFAULT_LOCK_LIFETIME_MS;
   }
 
+  /** Told of each finished run (the metrics); set by whoever assembles the app. */
+  onRun: ((scheduler: string, outcome: 'ok' | 'failed') => void) | null = null;
+
   get running(): boolean {
     return this.started;
   }
@@ -213,6 +216,7 @@ export class Scheduler {
       failure = err instanceof Error ? err.message : String(err);
       this.options.logger.warn('scheduled run failed', { scheduler: this.label, id: claimed['_id'], error: failure });
     }
+    this.onRun?.(this.label, failure === null ? 'ok' : 'failed');
     await this.finish(claimed, startedAt, failure);
   }
 

@@ -120,6 +120,11 @@ export class AuditRecorder {
     }
   }
 
+  /** Records accepted and waiting to be stored (the metrics' audit backlog); a chunk being inserted is not counted. */
+  get backlog(): number {
+    return this.unjournaled.length + this.buffer.length;
+  }
+
   /** Writes what is buffered; flushes never overlap, so records keep their order. */
   flush(): Promise<void> {
     // Records of this turn not yet journaled are journaled now, so a flush stores everything recorded before it.

@@ -41,7 +41,12 @@ function credentialsOf(ctx: Context): Credentials {
   return { authorization: ctx.get('authorization') || undefined, cookie: ctx.get('cookie') || undefined, token };
 }
 
-async function requireAdmin(ctx: Context, client: CoreClient): Promise<void> {
+/**
+ * Asks the core who the caller is, and refuses (401, 403 with `refusal`)
+ * unless it holds one of the `accepted` role ids. Shared with the gateway's
+ * metrics route.
+ */
+export async function requireRole(ctx: Context, client: CoreClient, accepted: readonly string[], refusal: string): Promise<void> {
   const credentials = credentialsOf(ctx);
   if (!credentials.authorization && !credentials.cookie && !credentials.token) throw new UnauthenticatedError();
   let answer: { status: number; body: unknown };
@@ -55,7 +60,7 @@ async function requireAdmin(ctx: Context, client: CoreClient): Promise<void> {
   if (answer.status === 429) throw new AppError(429, 'TOO_MANY_REQUESTS', 'Too many failed attempts; try again later');
   if (answer.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', `The core service answered ${answer.status} when asked who the caller is`);
   const roles = (answer.body as { roles?: unknown } | null)?.roles;
-  if (!Array.isArray(roles) || !roles.includes(ADMIN_ROLE)) throw new ForbiddenError('The migration audit report is for administrators (the Authorization admin role)');
+  if (!Array.isArray(roles) || !accepted.some((role) => roles.includes(role))) throw new ForbiddenError(refusal);
 }
 
 function rawQuery(ctx: Context): Record<string, string> {
@@ -95,7 +100,7 @@ export function auditReportRoute(deps: ReportRouteDeps): Middleware {
       throw new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${REPORT_PATH}; use GET`);
     }
     // Who asks comes before what is asked: strangers learn nothing, not even which parameters exist.
-    await requireAdmin(ctx, deps.client);
+    await requireRole(ctx, deps.client, [ADMIN_ROLE], 'The migration audit report is for administrators (the Authorization admin role)');
     const raw = rawQuery(ctx);
     ctx.vary('Accept');
     const negotiated = ctx.accepts('json', 'html') === 'html' ? 'html' : 'json';

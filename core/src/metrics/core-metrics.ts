@@ -1,0 +1,116 @@
+/**
+ * The core's Prometheus metrics (docs/metrics.md), on a registry made per
+ * app so several apps in one process never share or collide. Gauges of the
+ * store are computed when scraped, from counts cached a couple of seconds,
+ * so a scrape storm costs at most one set of counts per interval.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { jobs as jobType, tasks as taskType } from '../search/fields.ts';
+import type { DocType } from '../search/fields.ts';
+import { COLLECTION_NAMES } from '../store/collections.ts';
+import type { Store } from '../store/types.ts';
+import { DURATION_BUCKETS, requestDuration } from './http.ts';
+import { processMetrics } from './process.ts';
+import type { ObserveRequest } from './http.ts';
+
+/** What the engine reports as it runs jobs. */
+export interface EngineObserver {
+  jobStarted(): void;
+  /** A job reached a final status (`complete`, `canceled`, `error`). */
+  jobFinished(status: string): void;
+  /** A task handler answered, with its finish state, after `seconds`. */
+  taskFinished(finishState: string, seconds: number): void;
+}
+
+export interface CoreMetrics {
+  readonly registry: Registry;
+  readonly request: ObserveRequest;
+  readonly engine: EngineObserver;
+  /** One relayed request to an adapter; `adapter` is a configured name, so bounded. */
+  relay(adapter: string, outcome: 'ok' | 'error', seconds: number): void;
+  schedulerRun(scheduler: string, outcome: 'ok' | 'failed'): void;
+}
+
+/** The statuses jobs and tasks take (docs/lifecycle.md); each is always reported, 0 when none. */
+const JOB_STATUSES = ['complete', 'error', 'canceled', 'running', 'paused', 'incomplete'];
+const TASK_STATUSES = ['complete', 'error', 'canceled', 'running', 'incomplete'];
+const CACHE_MS = 2000;
+
+/** Counts of one collection by status, at most one round every CACHE_MS. */
+function statusCounts(store: Store, type: DocType, statuses: readonly string[], now: () => number): () => Promise<Map<string, number>> {
+  const field = type.fields.get('status')!;
+  let cached: { at: number; counts: Promise<Map<string, number>> } | null = null;
+  return () => {
+    if (cached && now() - cached.at < CACHE_MS) return cached.counts;
+    const counts = Promise.all(statuses.map(async (status) => [status, await store.collection(type.collection).count({ kind: 'compare', op: 'eq', field, value: status })] as const)).then((pairs) => new Map(pairs));
+    cached = { at: now(), counts };
+    // A failed count is not kept: the next scrape asks again.
+    counts.catch(() => {
+      cached = null;
+    });
+    return counts;
+  };
+}
+
+export function createCoreMetrics(store: Store, now: () => number = Date.now): CoreMetrics {
+  const registry = new Registry();
+  processMetrics(registry);
+  const jobCounts = statusCounts(store, jobType, JOB_STATUSES, now);
+  const taskCounts = statusCounts(store, taskType, TASK_STATUSES, now);
+  new Gauge({
+    name: 'iap_jobs',
+    help: 'Jobs in the store, by status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      for (const [status, n] of await jobCounts()) this.set({ status }, n);
+    },
+  });
+  new Gauge({
+    name: 'iap_tasks',
+    help: 'Tasks in the store, by status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      for (const [status, n] of await taskCounts()) this.set({ status }, n);
+    },
+  });
+  let documents: { at: number; counts: Promise<Array<readonly [string, number]>> } | null = null;
+  new Gauge({
+    name: 'iap_store_documents',
+    help: 'Documents in the store, by collection',
+    labelNames: ['collection'] as const,
+    registers: [registry],
+    async collect() {
+      if (!documents || now() - documents.at >= CACHE_MS) {
+        documents = { at: now(), counts: Promise.all(COLLECTION_NAMES.map(async (c) => [c, await store.collection(c).count(null)] as const)) };
+      }
+      try {
+        for (const [collection, n] of await documents.counts) this.set({ collection }, n);
+      } catch (err) {
+        documents = null;
+        throw err;
+      }
+    },
+  });
+  const started = new Counter({ name: 'iap_jobs_started_total', help: 'Jobs started by this core', registers: [registry] });
+  const finished = new Counter({ name: 'iap_jobs_finished_total', help: 'Jobs that reached a final status in this core', labelNames: ['status'] as const, registers: [registry] });
+  const taskDuration = new Histogram({ name: 'iap_task_duration_seconds', help: 'Time a task handler took, by finish state', labelNames: ['finish_state'] as const, buckets: DURATION_BUCKETS, registers: [registry] });
+  const relayTotal = new Counter({ name: 'iap_relay_requests_total', help: 'Requests relayed to orchestrator adapters', labelNames: ['adapter', 'outcome'] as const, registers: [registry] });
+  const relayDuration = new Histogram({ name: 'iap_relay_request_duration_seconds', help: 'Time a relayed request took', labelNames: ['adapter'] as const, buckets: DURATION_BUCKETS, registers: [registry] });
+  const schedulerRuns = new Counter({ name: 'iap_scheduler_runs_total', help: 'Scheduled documents run, by scheduler and outcome', labelNames: ['scheduler', 'outcome'] as const, registers: [registry] });
+  return {
+    registry,
+    request: requestDuration(registry, 'core'),
+    engine: {
+      jobStarted: () => started.inc(),
+      jobFinished: (status) => finished.inc({ status }),
+      taskFinished: (finishState, seconds) => taskDuration.observe({ finish_state: finishState }, seconds),
+    },
+    relay(adapter, outcome, seconds) {
+      relayTotal.inc({ adapter, outcome });
+      relayDuration.observe({ adapter }, seconds);
+    },
+    schedulerRun: (scheduler, outcome) => schedulerRuns.inc({ scheduler, outcome }),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The core's own description, public like the liveness probe: `GET
+ * /openapi.json` and the rendered reference `GET /docs` with its files.
+ * The document is made once, on first request, from the final route table.
+ */
+import Joi from 'joi';
+import { defineRoute } from '../http/route.ts';
+import type { AnyRoute, RouteContext } from '../http/route.ts';
+import { joiParams } from '../http/validate.ts';
+import { DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, OPENAPI_PATH } from './docs-page.ts';
+import type { Asset } from './docs-page.ts';
+import type { OpenApiDocument } from './document.ts';
+
+const PROVENANCE = 'Documentation';
+
+function sendAsset(asset: Asset, ctx: RouteContext): { body: Buffer } {
+  ctx.koa.set(DOCS_HEADERS);
+  ctx.koa.type = asset.type;
+  // A Buffer keeps the type set above (route results that are strings are sent as JSON).
+  return { body: asset.body };
+}
+
+export function openApiRoutes(document: () => OpenApiDocument): AnyRoute[] {
+  let json: string | null = null;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: OPENAPI_PATH,
+      name: 'getOpenApi',
+      provenance: PROVENANCE,
+      roles: 'public',
+      surface: 'plain',
+      description: 'This OpenAPI 3.1 document',
+      input: {},
+      async handle() {
+        json ??= JSON.stringify(document());
+        return { json };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: DOCS_PATH,
+      name: 'getDocs',
+      provenance: PROVENANCE,
+      roles: 'public',
+      surface: 'plain',
+      description: 'The interface reference, rendered from the OpenAPI document',
+      input: {},
+      async handle(_input, ctx) {
+        return sendAsset(docsPage(), ctx);
+      },
+    }),
+    defineRoute<{ file: string }>({
+      method: 'GET',
+      path: `${DOCS_PATH}/:file`,
+      name: 'getDocsFile',
+      provenance: PROVENANCE,
+      roles: 'public',
+      surface: 'plain',
+      description: 'A file of the rendered reference (Swagger UI, from the swagger-ui-dist package)',
+      input: { params: joiParams(Joi.object({ file: Joi.string().valid(...DOCS_ASSETS).required().messages({ 'any.only': 'is not a file of the reference' }) })) },
+      async handle({ params }, ctx) {
+        return sendAsset(docsAsset(params.file)!, ctx);
+      },
+    }),
+  ];
+}

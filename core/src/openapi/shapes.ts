@@ -1,0 +1,147 @@
+/**
+ * The parts of the interface's description every operation shares: the
+ * credentials it accepts and the shapes of its answers, per surface
+ * (docs/errors.md). Written once here so the core's and the gateway's
+ * documents say the same thing.
+ */
+import type { Surface } from '../http/route.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface OpenApiResponse {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: JsonSchema }>;
+  links?: Record<string, unknown>;
+}
+
+export const SECURITY_SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer', description: 'A login token (POST /login) or a client-credentials token (POST /oauth/token)' },
+  basic: { type: 'http', scheme: 'basic', description: 'An account\'s username and password (a service account trades its client id and secret for a bearer token at POST /oauth/token)' },
+  cookie: { type: 'apiKey', in: 'cookie', name: 'token', description: 'The cookie POST /login sets' },
+  queryToken: { type: 'apiKey', in: 'query', name: 'token', description: 'A token (64 hexadecimal characters) in the query string' },
+} as const;
+
+/** Any one of the credentials will do: the first present is the one used (docs/auth.md). */
+export const ANY_CREDENTIAL = Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] }));
+
+const nullableText = { type: ['string', 'null'] };
+/** What was wrong with one input; errors an orchestrator reported also carry its RESTCONF fields (docs/relay.md). */
+const detail = {
+  type: 'object',
+  required: ['parameter', 'message'],
+  properties: { parameter: { type: 'string' }, message: { type: 'string' }, errorType: nullableText, errorTag: nullableText, errorPath: nullableText },
+  additionalProperties: false,
+};
+
+export const SCHEMAS: Record<string, JsonSchema> = {
+  ErrorDetail: detail,
+  PlainError: {
+    type: 'object',
+    description: 'An error of a core route outside the operations manager',
+    required: ['message', 'code', 'details'],
+    properties: { message: { type: 'string' }, code: { $ref: '#/components/schemas/ErrorCode' }, details: { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } } },
+    additionalProperties: false,
+  },
+  OperationsManagerError: {
+    type: 'object',
+    description: 'An error in the operations-manager envelope; metadata.errors lists each invalid input',
+    required: ['message', 'data', 'metadata'],
+    properties: {
+      message: { type: 'string' },
+      data: { type: 'null' },
+      metadata: { type: 'object', properties: { errors: { type: 'array', items: { $ref: '#/components/schemas/ErrorDetail' } } }, additionalProperties: false },
+    },
+    additionalProperties: false,
+  },
+  OAuthError: {
+    type: 'object',
+    description: 'An error of the token endpoint (RFC 6749 section 5.2)',
+    required: ['error', 'error_description'],
+    properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+    additionalProperties: false,
+  },
+  LegacyError: { type: 'string', description: 'A legacy error: a JSON string naming what was wrong' },
+  OperationsManagerEnvelope: {
+    type: 'object',
+    description: 'The operations manager\'s answer envelope',
+    required: ['message', 'data', 'metadata'],
+    properties: { message: { type: 'string' }, data: {}, metadata: { type: 'object' } },
+    additionalProperties: false,
+  },
+  ErrorCode: {
+    type: 'string',
+    enum: ['VALIDATION_FAILED', 'BAD_REQUEST', 'INVALID_JSON', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'CONFLICT', 'TOO_MANY_REQUESTS', 'GONE', 'PAYLOAD_TOO_LARGE', 'UPSTREAM_FAILED', 'UPSTREAM_TIMEOUT', 'STORE_UNAVAILABLE', 'STORE_FULL', 'INTERNAL'],
+  },
+};
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+const ERROR_SCHEMA: Record<Surface, JsonSchema> = {
+  'operations-manager': ref('OperationsManagerError'),
+  plain: ref('PlainError'),
+  oauth: ref('OAuthError'),
+};
+
+/** What each status means, from docs/errors.md. */
+const ERROR_TEXT: Record<number, string> = {
+  400: 'VALIDATION_FAILED, BAD_REQUEST or INVALID_JSON: an input was refused; every offending parameter is named',
+  401: 'UNAUTHENTICATED: missing or invalid credentials',
+  403: 'FORBIDDEN: no role of the caller allows the operation',
+  404: 'NOT_FOUND: no such document',
+  409: 'CONFLICT: the change conflicts with the current state',
+  410: 'GONE: the operation was removed at the configured release',
+  413: 'PAYLOAD_TOO_LARGE: the body is larger than http.bodyLimit',
+  415: 'BAD_REQUEST: the body is neither JSON nor form-encoded',
+  429: 'TOO_MANY_REQUESTS: too many failed logins; Retry-After says when to try again',
+  500: 'INTERNAL: anything else; the details are in the log under the request id',
+  502: 'UPSTREAM_FAILED: a peer (the core behind the gateway, an orchestrator) could not be reached',
+  503: 'STORE_UNAVAILABLE: the store cannot be reached; worth retrying',
+  504: 'UPSTREAM_TIMEOUT: a peer did not answer in time',
+  507: 'STORE_FULL: the embedded store\'s disk is full; nothing was written',
+};
+
+const JSON_TYPE = 'application/json';
+
+const SURFACE_NAMES: Record<Surface, string> = { 'operations-manager': 'OperationsManager', plain: 'Plain', oauth: 'OAuth' };
+
+function errorBody(surface: Surface, status: number): OpenApiResponse {
+  return {
+    description: ERROR_TEXT[status] ?? 'An error',
+    headers: { 'X-Error-Code': { description: 'The stable error code (docs/errors.md)', schema: ref('ErrorCode') } },
+    content: { [JSON_TYPE]: { schema: ERROR_SCHEMA[surface] } },
+  };
+}
+
+/** A reference to the shared error answer of a surface and status (components.responses). */
+export function errorResponse(surface: Surface, status: number): { $ref: string } {
+  return { $ref: `#/components/responses/${SURFACE_NAMES[surface]}${status}` };
+}
+
+/** Every error answer, once: operations refer to them rather than repeating them. */
+export function errorResponses(): Record<string, OpenApiResponse> {
+  const out: Record<string, OpenApiResponse> = {};
+  for (const surface of Object.keys(SURFACE_NAMES) as Surface[]) {
+    for (const status of Object.keys(ERROR_TEXT).map(Number)) out[`${SURFACE_NAMES[surface]}${status}`] = errorBody(surface, status);
+  }
+  return out;
+}
+
+export function jsonResponse(description: string, schema: JsonSchema): OpenApiResponse {
+  return { description, content: { [JSON_TYPE]: { schema } } };
+}
+
+/** A success answer in the surface's shape: the operations manager's envelope, or the module's own JSON. */
+export function successResponse(surface: Surface, description: string): OpenApiResponse {
+  if (surface === 'operations-manager') return jsonResponse(description, ref('OperationsManagerEnvelope'));
+  return jsonResponse(description, {});
+}
+
+/** `/jobs/:id` (the router's form) as `/jobs/{id}` (OpenAPI's). */
+export function openApiPath(routerPath: string): string {
+  return routerPath.replace(/:(\w+)/g, '{$1}');
+}
+
+export function pathParamNames(routerPath: string): string[] {
+  return [...routerPath.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+}

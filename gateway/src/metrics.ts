@@ -1,0 +1,67 @@
+/**
+ * The gateway's Prometheus metrics (docs/metrics.md), on a registry made per
+ * app. Legacy calls are counted by operation (the mapping table's names, a
+ * fixed set), outcome and removal release, so an alert can find operations
+ * still called close to their removal.
+ */
+import { Counter, Gauge, Registry } from 'prom-client';
+import { requestDuration } from '../../core/src/metrics/http.ts';
+import type { ObserveRequest } from '../../core/src/metrics/http.ts';
+import { processMetrics } from '../../core/src/metrics/process.ts';
+import type { Outcome } from './audit/recorder.ts';
+import type { Entry } from './mapping/types.ts';
+import type { ReleaseCalendar } from './releases.ts';
+
+export type UpstreamError = 'unreachable' | 'timeout' | 'closed';
+
+export interface GatewayMetrics {
+  readonly registry: Registry;
+  readonly request: ObserveRequest;
+  legacyCall(entry: Entry, outcome: Outcome): void;
+  upstreamError(kind: UpstreamError): void;
+}
+
+export interface GatewayMetricsDeps {
+  /** Audit records accepted and not yet stored. */
+  readonly auditBacklog: () => number;
+  /** The date of each removal release the table names, in epoch seconds: lets an alert see removals coming. */
+  readonly removals: ReadonlyMap<string, number>;
+}
+
+/** The removal dates of a mapping table's releases, for GatewayMetricsDeps. */
+export function removalDates(entries: readonly Entry[], calendar: ReleaseCalendar): Map<string, number> {
+  return new Map(entries.map((e) => [e.removed, calendar.dateOf(e.removed).getTime() / 1000]));
+}
+
+export function createGatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
+  const registry = new Registry();
+  processMetrics(registry);
+  const legacy = new Counter({ name: 'iap_legacy_calls_total', help: 'Legacy operations called, by operation, outcome and the release that removes them', labelNames: ['operation', 'outcome', 'removed_in'] as const, registers: [registry] });
+  const upstream = new Counter({ name: 'iap_gateway_upstream_errors_total', help: 'Calls passed through that the core did not answer, by kind', labelNames: ['kind'] as const, registers: [registry] });
+  new Gauge({
+    name: 'iap_audit_backlog',
+    help: 'Legacy-call audit records accepted and not yet stored',
+    registers: [registry],
+    collect() {
+      this.set(deps.auditBacklog());
+    },
+  });
+  const removal = new Gauge({ name: 'iap_legacy_removal_timestamp_seconds', help: 'When a release removes the legacy operations it removes (midnight UTC of its date)', labelNames: ['removed_in'] as const, registers: [registry] });
+  for (const [release, seconds] of deps.removals) removal.set({ removed_in: release }, seconds);
+  // Children found once per entry and outcome: the busiest path should not hash labels.
+  const children = new Map<string, Counter.Internal>();
+  return {
+    registry,
+    request: requestDuration(registry, 'gateway'),
+    legacyCall(entry, outcome) {
+      const key = `${entry.id} ${outcome}`;
+      let child = children.get(key);
+      if (!child) {
+        child = legacy.labels({ operation: entry.operation, outcome, removed_in: entry.removed });
+        children.set(key, child);
+      }
+      child.inc();
+    },
+    upstreamError: (kind) => upstream.inc({ kind }),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The legacy operations of the mapping table as OpenAPI operations: each is
+ * `deprecated`, names the releases that deprecate and remove it and its
+ * sunset date (`x-deprecated-in`, `x-removed-in`, `x-sunset`), and links to
+ * its successor, by operation id where the successor is in the document.
+ */
+import { jsonResponse, openApiPath, pathParamNames } from '../../../core/src/openapi/shapes.ts';
+import type { OpenApiResponse } from '../../../core/src/openapi/shapes.ts';
+import type { OpenApiOperation, Paths } from '../../../core/src/openapi/operations.ts';
+import type { Entry, Route } from '../mapping/types.ts';
+import type { ReleaseCalendar } from '../releases.ts';
+
+const LEGACY_ERRORS: Readonly<Record<number, string>> = {
+  401: 'Missing or invalid credentials, in the legacy form: a JSON string',
+  403: 'No role of the caller allows the operation its call becomes',
+  410: 'Removed at the configured platform release (or inside a brownout window); the string names the replacement',
+  413: 'The body is larger than http.bodyLimit',
+  500: 'The legacy error form: a JSON string naming what went wrong',
+};
+
+/** The statuses an entry answers on success: 200, or what its `answer` steps declare. */
+function successStatuses(entry: Entry): number[] {
+  const declared = entry.steps.flatMap((s) => ('answer' in s && s.status !== undefined ? [s.status] : []));
+  return [...new Set([200, ...declared])].sort((a, b) => a - b);
+}
+
+/** The legacy error answers, once, for components.responses. */
+export function legacyErrorResponses(): Record<string, OpenApiResponse> {
+  const out: Record<string, OpenApiResponse> = {};
+  for (const [status, description] of Object.entries(LEGACY_ERRORS)) {
+    out[`Legacy${status}`] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } } };
+  }
+  return out;
+}
+
+export function legacyOperationId(entry: Entry): string {
+  return `legacy.${entry.id}`;
+}
+
+function headers(entry: Entry, calendar: ReleaseCalendar): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    Deprecation: { description: `When the operation was deprecated (release ${entry.deprecated}), RFC 9745`, schema: { type: 'string' } },
+    Sunset: { description: `When it is removed (release ${entry.removed}), RFC 8594`, schema: { type: 'string', examples: [calendar.dateOf(entry.removed).toUTCString()] } },
+  };
+  if (entry.replacement) out['Link'] = { description: 'The successor operation, rel="successor-version"', schema: { type: 'string' } };
+  return out;
+}
+
+/**
+ * Legacy operations by path; `successorOf` finds the operation id of a
+ * replacement route in the final document (a core operation or another
+ * legacy one), or null when the document does not hold it.
+ */
+export function legacyPaths(entries: readonly Entry[], calendar: ReleaseCalendar, successorOf: (route: Route) => string | null): Paths {
+  const paths: Paths = {};
+  for (const entry of entries) {
+    const sunset = calendar.dateOf(entry.removed);
+    const successorId = entry.replacement ? successorOf(entry.replacement) : null;
+    const responses: OpenApiOperation['responses'] = {};
+    for (const status of successStatuses(entry)) {
+      const ok = jsonResponse('The legacy answer, in the shape the operation always had', {});
+      ok.headers = headers(entry, calendar);
+      if (successorId) ok.links = { successor: { operationId: successorId, description: 'The operation that replaces this one' } };
+      responses[String(status)] = ok;
+    }
+    for (const status of Object.keys(LEGACY_ERRORS)) responses[status] = { $ref: `#/components/responses/Legacy${status}` };
+    const replacement = entry.replacement ? `Use \`${entry.replacement.method} ${entry.replacement.path}\` instead.` : 'It has no replacement.';
+    const op: OpenApiOperation = {
+      operationId: legacyOperationId(entry),
+      summary: `${entry.operation} (legacy ${entry.source})`,
+      description: `Deprecated in release ${entry.deprecated}, removed in ${entry.removed} (sunset ${sunset.toISOString().slice(0, 10)}). ${replacement}${entry.note ? ` ${entry.note}` : ''}`,
+      tags: [`legacy ${entry.source}`],
+      deprecated: true,
+      'x-deprecated-in': entry.deprecated,
+      'x-removed-in': entry.removed,
+      'x-sunset': sunset.toISOString().slice(0, 10),
+      'x-successor': entry.replacement ? { method: entry.replacement.method, path: openApiPath(entry.replacement.path), ...(successorId ? { operationId: successorId } : {}) } : null,
+      responses,
+    };
+    const params: Array<Record<string, unknown>> = pathParamNames(entry.legacy.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    // Legacy queries and bodies are read by the mapping's steps, not by a schema: described as free-form.
+    params.push({ name: 'query', in: 'query', required: false, style: 'form', explode: true, description: 'The legacy operation\'s query parameters', schema: { type: 'object', additionalProperties: { type: 'string' } } });
+    op.parameters = params;
+    if (entry.legacy.method !== 'GET' && entry.legacy.method !== 'DELETE') op.requestBody = { required: false, content: { 'application/json': { schema: {} } } };
+    (paths[openApiPath(entry.legacy.path)] ??= {})[entry.legacy.method.toLowerCase()] = op;
+  }
+  return paths;
+}

@@ -1,0 +1,129 @@
+/**
+ * The core's `GET /metrics`: jobs and tasks by status as the store holds
+ * them (fresh within a few seconds), jobs started and finished and task
+ * durations as the engine runs them, request durations by route template
+ * (never a raw path or an id), for administrators and a scraper holding
+ * only Metrics.read; each app with its own registry.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { startCore } from '../../helpers/core.ts';
+import type { RunningCore } from '../../helpers/core.ts';
+import { createWorkflow, failing, job, manual, newVariable, startJob, workflow } from '../../helpers/engine.ts';
+import { createScraper, samples, valueOf } from '../../helpers/metrics.ts';
+import type { Scraper } from '../../helpers/metrics.ts';
+
+let core: RunningCore;
+let scraper: Scraper;
+const ids: Record<string, string> = {};
+
+async function scrape(token: string | null = scraper.token): Promise<string> {
+  const res = await fetch(`${core.url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  assert.equal(res.status, 200, await res.clone().text());
+  assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  return res.text();
+}
+
+before(async () => {
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  await createWorkflow(core, workflow('m-ok', { a1: newVariable('x', 1) }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));
+  await createWorkflow(core, workflow('m-fail', { a1: failing() }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));
+  await createWorkflow(core, workflow('m-wait', { a1: manual() }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));
+  for (const name of ['m-ok', 'm-fail', 'm-wait']) ids[name] = await startJob(core, name);
+  for (const id of Object.values(ids)) await job(core, id);
+  scraper = await createScraper(core);
+});
+after(() => core.close());
+
+test('jobs and tasks are counted by status as the store holds them, with jobs started and finished and task durations', async () => {
+  const text = await scrape();
+  const statuses: Record<string, number> = {};
+  for (const id of Object.values(ids)) {
+    const s = (await job(core, id)).status;
+    statuses[s] = (statuses[s] ?? 0) + 1;
+  }
+  assert.deepEqual({ ...statuses }, { complete: 1, error: 1, running: 1 });
+  for (const status of ['complete', 'error', 'running', 'canceled', 'paused', 'incomplete']) {
+    assert.equal(valueOf(text, 'iap_jobs', { status }), statuses[status] ?? 0, `iap_jobs{status="${status}"}`);
+  }
+  const taskTotal = await core.store.collection('tasks').count(null);
+  assert.equal(samples(text).filter((s) => s.name === 'iap_tasks').reduce((n, s) => n + s.value, 0), taskTotal, 'iap_tasks adds up to the tasks stored');
+  assert.equal(valueOf(text, 'iap_store_documents', { collection: 'jobs' }), 3);
+  assert.equal(valueOf(text, 'iap_jobs_started_total'), 3);
+  assert.equal(valueOf(text, 'iap_jobs_finished_total', { status: 'complete' }), 1);
+  assert.equal(valueOf(text, 'iap_jobs_finished_total', { status: 'error' }), 1);
+  assert.ok((valueOf(text, 'iap_task_duration_seconds_count', { finish_state: 'success' }) ?? 0) >= 1, 'task durations observed');
+  assert.ok((valueOf(text, 'iap_task_duration_seconds_count', { finish_state: 'error' }) ?? 0) >= 1, 'the failing task observed');
+  assert.ok((valueOf(text, 'process_resident_memory_bytes') ?? 0) > 0, "Node's default process metrics");
+  assert.equal(typeof valueOf(text, 'iap_event_loop_stalls_total'), 'number', 'the stall count');
+});
+
+test('the counts follow the store within a few seconds', async () => {
+  await scrape();
+  const extra = await startJob(core, 'm-wait');
+  await job(core, extra);
+  let running: number | undefined;
+  for (let i = 0; i < 20 && running !== 2; i += 1) {
+    await sleep(250);
+    running = valueOf(await scrape(), 'iap_jobs', { status: 'running' });
+  }
+  assert.equal(running, 2, 'a new running job shows within 5 seconds');
+  await core.request('/operations-manager/jobs/cancel', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jobIds: [extra] }) });
+});
+
+test('a job that ends after it started (a manual task finished) is counted as finished', async () => {
+  const waiting = await startJob(core, 'm-wait');
+  await job(core, waiting);
+  const before = valueOf(await scrape(), 'iap_jobs_finished_total', { status: 'complete' }) ?? 0;
+  const res = await core.request(`/operations-manager/jobs/${waiting}/tasks/a1/finish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ finish_state: 'success' }) });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal((await job(core, waiting)).status, 'complete');
+  assert.equal(valueOf(await scrape(), 'iap_jobs_finished_total', { status: 'complete' }), before + 1);
+});
+
+test('request durations are labelled by route template and status, never by a raw path or an id', async () => {
+  await core.request(`/operations-manager/jobs/${ids['m-ok']}`);
+  await core.request('/operations-manager/jobs/0000000000000000000000ff');
+  await core.request('/no/such/path/0000000000000000000000ee');
+  const text = await scrape();
+  assert.ok((valueOf(text, 'http_request_duration_seconds_count', { service: 'core', method: 'GET', route: '/operations-manager/jobs/:id', status: '200' }) ?? 0) >= 1);
+  assert.ok((valueOf(text, 'http_request_duration_seconds_count', { service: 'core', method: 'GET', route: '/operations-manager/jobs/:id', status: '404' }) ?? 0) >= 1);
+  assert.ok((valueOf(text, 'http_request_duration_seconds_count', { service: 'core', method: 'GET', route: 'unmatched', status: '404' }) ?? 0) >= 1);
+  for (const s of samples(text)) {
+    for (const value of Object.values(s.labels)) assert.doesNotMatch(value, /[0-9a-f]{24}|\/no\/such/, `${s.name} carries ${value}`);
+  }
+});
+
+test('a scraper holding only Metrics.read reads the metrics and nothing else; callers without it are refused', async () => {
+  assert.ok((await scrape(scraper.token)).includes('iap_jobs'));
+  assert.equal((await core.request('/operations-manager/jobs', { token: scraper.token })).status, 403);
+  assert.ok((await scrape(core.adminToken)).includes('iap_jobs'), 'administrators read them too');
+  assert.equal((await fetch(`${core.url}/metrics`)).status, 401);
+  const other = await core.request('/oauth/serviceAccounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'no-metrics' }) });
+  const { client_id: clientId, client_secret: secret } = (other.body as { data: { client_id: string; client_secret: string } }).data;
+  const token = await core.request('/oauth/token', { method: 'POST', token: null, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${clientId}&client_secret=${secret}` });
+  assert.equal((await core.request('/metrics', { token: (token.body as { access_token: string }).access_token })).status, 403);
+});
+
+test('each app has its own registry: a second core in the same process counts only its own jobs', async () => {
+  const second = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  try {
+    const text = await (await fetch(`${second.url}/metrics`, { headers: { authorization: `Bearer ${second.adminToken}` } })).text();
+    assert.equal(valueOf(text, 'iap_jobs_started_total'), 0);
+    assert.equal(valueOf(text, 'iap_jobs', { status: 'running' }), 0);
+  } finally {
+    await second.close();
+  }
+});
+
+test('with metrics off, GET /metrics is not served', async () => {
+  const off = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { METRICS_ENABLED: 'false' });
+  try {
+    assert.equal((await off.request('/metrics')).status, 404);
+    assert.equal(off.core.metrics, null);
+  } finally {
+    await off.close();
+  }
+});
