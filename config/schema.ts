@@ -30,7 +30,7 @@ export interface VaultConfig {
 
 // Hand-written rather than derived from the joi schema so that other modules
 // read a plain, documented type; the test suite checks both stay in step.
-/** An adapter instance (decisions.md item 22): an orchestrator (`nso`) or an automation gateway (`gateway`). */
+/** An adapter instance (docs/decisions.md D22): an orchestrator (`nso`) or an automation gateway (`gateway`). */
 export interface AdapterConfig {
   /** The `adapterId` of the relay routes; may contain spaces. */
   name: string;

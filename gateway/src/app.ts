@@ -38,7 +38,7 @@ import pkg from '../../package.json' with { type: 'json' };
 export const MAPPINGS_DIR = fileURLToPath(new URL('../../mappings/', import.meta.url));
 export const CALENDAR_FILE = fileURLToPath(new URL('../../config/releases.json', import.meta.url));
 
-/** The real platform's path of the orchestrator relay, served as an alias (decisions.md item 19). */
+/** The real platform's path of the orchestrator relay, served as an alias (docs/decisions.md D19). */
 const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [['/nso_manager/', '/orchestrator_manager/']];
 
 export interface GatewayDeps {

@@ -130,7 +130,7 @@ async function answer(call: Call, deps: LegacyDeps): Promise<Answer> {
     // encodeURIComponent refuses lone surrogates, which JSON bodies may carry: the caller's mistake, named.
     if (err instanceof URIError) return { status: 500, outcome: 'failed', body: 'The request holds text that is not valid Unicode (an unpaired surrogate) where the call it becomes puts it in a URL' };
     if (!(err instanceof LegacyFailure)) call.log().error('legacy operation failed', { entry: entry.id, error: String(err) });
-    // Legacy errors keep the legacy form, a plain JSON string with status 500 (decisions.md item 18),
+    // Legacy errors keep the legacy form, a plain JSON string with status 500 (docs/decisions.md D18),
     // except missing credentials and missing roles, which stay 401 and 403 (item 7).
     const coreStatus = err instanceof LegacyFailure ? err.coreStatus : null;
     return { status: coreStatus === 401 || coreStatus === 403 ? coreStatus : 500, outcome: 'failed', body: err instanceof LegacyFailure ? err.message : 'Internal error' };

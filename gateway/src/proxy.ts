@@ -1,7 +1,7 @@
 /**
  * Passes a request through to the core unchanged, streaming both ways, on a
  * pool of keep-alive connections (without one, every call opens a socket and
- * latency climbs to about a second under load: shared/reference/node20-stack.md).
+ * latency climbs to about a second under load; BENCHMARKS.md).
  * Hop-by-hop headers are dropped in both directions and X-Forwarded-* set. A
  * body over the limit is refused (413) without being buffered. When the core
  * cannot be reached the caller gets a quick 502, when it is too slow a 504,

@@ -1,4 +1,4 @@
-/** Adapter instances from the ADAPTERS environment variable (decisions.md item 22). */
+/** Adapter instances from the ADAPTERS environment variable (docs/decisions.md D22). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../config/load.ts';

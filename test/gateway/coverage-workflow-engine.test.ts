@@ -126,7 +126,7 @@ test('every row of the first table has its entry; a row the second table also li
   for (const r of first) {
     const e = entryOf(r.operation)!;
     if (later.has(r.operation)) {
-      // decisions.md item 17: the first-table startJobWithOptions row is the old acceptance of
+      // docs/decisions.md D17: the first-table startJobWithOptions row is the old acceptance of
       // type-mismatched variables, a behaviour of the one operation, whose own schedule is the second table's.
       t.diagnostic(`${r.operation} (first table, ${r.deprecated}→${r.removed}, "${r.replacement}") is covered by ${e.id} (${e.deprecated}→${e.removed})`);
       continue;

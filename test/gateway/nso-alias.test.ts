@@ -1,4 +1,4 @@
-/** `/nso_manager/*`, the real platform's path of the relay, is served through the gateway as `/orchestrator_manager/*` (decisions.md item 19). */
+/** `/nso_manager/*`, the real platform's path of the relay, is served through the gateway as `/orchestrator_manager/*` (docs/decisions.md D19). */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from '../helpers/core.ts';

@@ -79,7 +79,7 @@ export function coreAnswerProblems(answer: Answer, surface: Surface, options: { 
   return errorShapeProblems(answer, surface, options.head);
 }
 
-/** Statuses a legacy operation may answer besides its legacy 500 (docs/gateway.md, decisions.md items 7, 17, 18). */
+/** Statuses a legacy operation may answer besides its legacy 500 (docs/gateway.md, docs/decisions.md D7, D17, D18). */
 const LEGACY_STATUSES = new Set([401, 403, 404, 405, 410, 413, 500]);
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Adapter instances (decisions.md item 22): those of the config (`adapters`,
+ * Adapter instances (docs/decisions.md D22): those of the config (`adapters`,
  * env `ADAPTERS`) and those stored as documents in the `adapters` collection.
  *
  * On a name clash the config wins and the document is ignored: the config is

@@ -115,7 +115,7 @@ async function ensureAdmin(deps: BootstrapDeps, group: Doc): Promise<void> {
   if (!inserted) return; // another core starting at the same time created it
   deps.logger.info('created the administrator account', { username: deps.admin.username });
   if (!deps.admin.password) {
-    // Shown once, outside the logs, as decisions.md item 3 asks.
+    // Shown once, outside the logs, as docs/decisions.md D3 asks.
     (deps.announce ?? ((t) => process.stderr.write(t)))(`\n  Administrator "${deps.admin.username}" created with the generated password: ${password}\n  Set ADMIN_PASSWORD to choose it; it will not be shown again.\n\n`);
   }
 }

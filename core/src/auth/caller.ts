@@ -34,7 +34,7 @@ export function seesAllJobs(caller: Caller): boolean {
   return caller.adminOf.has('OperationsManager');
 }
 
-/** Whether a job or task with these groups is visible to the caller (decisions.md item 15). */
+/** Whether a job or task with these groups is visible to the caller (docs/decisions.md D15). */
 export function mayAccess(caller: Caller, groups: unknown): boolean {
   if (seesAllJobs(caller) || !Array.isArray(groups) || groups.length === 0) return true;
   return groups.some((g) => typeof g === 'string' && caller.groupIds.has(g));

@@ -1,5 +1,5 @@
 /**
- * The login surface (decisions.md item 6): `POST /login`, `POST /logout`,
+ * The login surface (docs/decisions.md D6): `POST /login`, `POST /logout`,
  * `POST /oauth/token` and `GET /whoami`.
  */
 import Joi from 'joi';

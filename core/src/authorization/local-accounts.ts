@@ -1,5 +1,5 @@
 /**
- * Local accounts (decisions.md item 21): creating one with a password, and
+ * Local accounts (docs/decisions.md D21): creating one with a password, and
  * setting a password. Passwords are stored only as scrypt hashes; a new
  * password ends the account's other sessions, so a leaked token dies with
  * the password it came from.

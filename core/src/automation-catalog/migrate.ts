@@ -1,6 +1,6 @@
 /**
- * Agenda job documents (what the scheduler library stored, see
- * node20-stack.md §3) read into the catalog's import form. Mongo exports
+ * Agenda job documents (what the real platform's scheduler library stored,
+ * docs/automation-catalog.md) read into the catalog's import form. Mongo exports
  * write dates and ids in extended JSON (`{"$date": ...}`, `{"$oid": ...}`),
  * so both that and plain values are read.
  */

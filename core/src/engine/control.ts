@@ -40,7 +40,7 @@ export class JobControl {
     return job;
   }
 
-  /** Checks every id first (decisions.md item 14): one refusal and nothing changes. */
+  /** Checks every id first (docs/decisions.md D14): one refusal and nothing changes. */
   async bulk(action: BulkAction, jobIds: readonly string[], caller: Caller): Promise<void> {
     const problems: ErrorDetail[] = [];
     for (const id of new Set(jobIds)) {

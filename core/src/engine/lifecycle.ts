@@ -15,8 +15,7 @@ export type JobAction =
 
 /**
  * For each action, what it does in each job status: `apply` (the change
- * happens), `noop` (already in effect: success, nothing changes, decisions.md
- * item 14), or a reason it is refused (400).
+ * happens), `noop` (already in effect: success, nothing changes, docs/decisions.md D14), or a reason it is refused (400).
  */
 type Rule = 'apply' | 'noop' | string;
 

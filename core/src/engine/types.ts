@@ -1,6 +1,6 @@
 /**
  * Shapes the workflow engine works with, as the real platform writes them
- * (shared/reference/workflow-format.md), and the one small interface every
+ * (the real platform's workflow document, as `docs/lifecycle.md` describes it), and the one small interface every
  * task handler implements.
  */
 

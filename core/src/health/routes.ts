@@ -1,7 +1,7 @@
 /**
  * Health: a public liveness probe for load balancers, and the server,
  * system (host) and application reports, which need credentials like every other route
- * (decisions.md item 7: clients probe /health/applications to learn whether
+ * (docs/decisions.md D7: clients probe /health/applications to learn whether
  * their session is still valid).
  */
 import { defineRoute } from '../http/route.ts';

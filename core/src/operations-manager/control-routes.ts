@@ -1,7 +1,6 @@
 /**
  * Job and task control routes of the operations manager. Every action
- * answers the envelope with `data: null` and `metadata: {}` (decisions.md
- * item 13), except start, which answers the new job.
+ * answers the envelope with `data: null` and `metadata: {}` (docs/decisions.md D13), except start, which answers the new job.
  */
 import Joi from 'joi';
 import { compareReleases } from '../authorization/assignments.ts';

@@ -39,7 +39,7 @@ export function pageMetadata(skip: number, limit: number, total: number, current
 export type SearchPage = { readonly docs: Doc[]; readonly metadata: PageMetadata } | { readonly json: string[]; readonly metadata: PageMetadata };
 
 export interface SearchService {
-  /** Searches what the caller may see: decisions.md item 15 applies to every answer. */
+  /** Searches what the caller may see: docs/decisions.md D15 applies to every answer. */
   search(request: SearchRequest, caller: Caller): Promise<SearchPage>;
   /** A document the caller may not see is answered as not found, so its existence does not leak. */
   read(type: DocType, id: string, options: ReadOptions, caller: Caller): Promise<Doc>;

@@ -1,6 +1,5 @@
 /**
- * The orchestrator manager's two relay operations (platform-interface.md,
- * "Orchestrator manager"). Role `admin` only (Authentication rule 1): the
+ * The orchestrator manager's two relay operations (docs/relay.md). Role `admin` only (Authentication rule 1): the
  * application's admin role, which the `admins` group holds.
  * `/nso_manager/*`, the real platform's path, is the gateway's alias of these.
  */

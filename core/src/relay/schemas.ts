@@ -1,7 +1,6 @@
 /**
  * Request bodies of the two relay operations, as the interface states them
- * (platform-interface.md, "Orchestrator manager" and "Relay request
- * objects"): no additional properties at any level the interface defines;
+ * (docs/relay.md): no additional properties at any level the interface defines;
  * `body` itself is the orchestrator's payload and is passed on as it is.
  */
 import Joi from 'joi';

@@ -1,6 +1,6 @@
 /**
  * Writes one job document, and optionally its task documents, from a plan.
- * Shapes follow the platform's stored documents (iap-platform-facts §2);
+ * Shapes follow the platform's stored documents;
  * fields the workflow document already holds (description, location,
  * canvas positions, display names, actor) are left out of the job's task map
  * to keep jobs near 2-3 KB.

@@ -1,5 +1,5 @@
 /**
- * The transformation document (decisions.md item 23): what a client may
+ * The transformation document (docs/decisions.md D23): what a client may
  * write, how it is checked, and the shape that is stored. Every problem of a
  * document is collected, so one 400 names all of them.
  */

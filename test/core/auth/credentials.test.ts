@@ -1,6 +1,6 @@
 /**
- * Each credential form works and each wrong one gets 401 (decisions.md items
- * 6 and 7); refused logins never say whether the account exists, repeated
+ * Each credential form works and each wrong one gets 401 (docs/decisions.md D6 and
+ * D7); refused logins never say whether the account exists, repeated
  * failures lock the username and the address out, and secrets stay out of the logs.
  */
 import { after, before, describe, test } from 'node:test';

@@ -1,7 +1,7 @@
 /**
  * Jobs and tasks with groups are visible only to members of one of those
  * groups (directly or through a group of groups) and to operations-manager
- * admins (decisions.md item 15), whichever route is tried.
+ * admins (docs/decisions.md D15), whichever route is tried.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

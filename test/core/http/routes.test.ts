@@ -9,7 +9,7 @@ import { createLogger } from '../../../core/src/logger.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { testConfig } from '../../helpers/core.ts';
 
-/** The only routes that may be called without credentials (decisions.md item 7). */
+/** The only routes that may be called without credentials (docs/decisions.md D7). */
 const PUBLIC = new Set(['GET /health/live', 'POST /login', 'POST /oauth/token', 'GET /openapi.json', 'GET /docs', 'GET /docs/:file']);
 /** Writes that take no body: the path says everything. */
 const NO_BODY = new Set([

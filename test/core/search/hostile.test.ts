@@ -1,6 +1,6 @@
 /**
  * The search must not be a way into the database. Each attack that broke
- * another project (see shared/reference/search-language-lessons.md) gets a
+ * another project (docs/search.md says which) gets a
  * clear 400 in the envelope, changes nothing, and pollutes no prototype.
  */
 import { after, before, describe, test } from 'node:test';

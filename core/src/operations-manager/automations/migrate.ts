@@ -1,6 +1,6 @@
 /**
  * Migrating an automation-catalog automation (collection `automations`,
- * Agenda-shaped) to the operations manager, as the platform does (facts §9):
+ * Agenda-shaped) to the operations manager, as the platform does:
  * an automation running the same workflow, a manual trigger with the same
  * form, and, when the catalog automation was scheduled, a schedule trigger
  * that is created DISABLED so nothing runs twice until someone enables it.

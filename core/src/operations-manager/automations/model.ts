@@ -1,5 +1,5 @@
 /**
- * The operations-manager automation (decisions.md item 24): a name, a
+ * The operations-manager automation (docs/decisions.md D24): a name, a
  * description and the workflow it runs, named both by `_id` (componentId)
  * and by name (componentName).
  */

@@ -46,7 +46,7 @@ export type ExtraFilters = readonly string[];
 /**
  * The list query of automations or triggers. The job search syntax
  * (`equals[name]=x`, `q`) is refused with a message naming the syntax that
- * applies, because the platform answers it with an error too (facts §1.5).
+ * applies, because the platform answers it with an error too (docs/om-automations.md).
  */
 export function omListQuery(type: DocType, extras: ExtraFilters = []): Validator<string, SearchQuery> {
   const generic = listQuery(type);

@@ -1,5 +1,5 @@
 /**
- * Automation routes of the operations manager (facts §1.3), plus the
+ * Automation routes of the operations manager (docs/om-automations.md), plus the
  * migration of an automation-catalog automation. All answer the
  * operations-manager envelope.
  */

@@ -1,5 +1,5 @@
 /**
- * The operations-manager trigger (decisions.md item 24, facts §1.5): what
+ * The operations-manager trigger (docs/decisions.md D24): what
  * starts an automation. Common fields, then those of each type. Bodies are
  * checked in two steps, `type` first, so the error names the fields of the
  * type the caller meant.

@@ -1,5 +1,5 @@
 /**
- * Trigger routes of the operations manager (facts §1.3): list, create,
+ * Trigger routes of the operations manager (docs/om-automations.md): list, create,
  * import, read, change, delete, export, and delete every trigger of an
  * automation. All answer the operations-manager envelope.
  */
