@@ -33,7 +33,6 @@ export class WriterThread implements AuditSink {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(ENTRY, { workerData: this.data });
-    worker.unref();
     const fail = (err: Error): void => {
       if (this.worker === worker) this.worker = null;
       for (const p of this.pending.values()) p.reject(err);
@@ -43,11 +42,15 @@ export class WriterThread implements AuditSink {
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
       if (reply.error === undefined) p.resolve();
       else p.reject(new Error(`audit writer: ${reply.error}`));
     });
     worker.on('error', (err) => fail(err));
     worker.on('exit', (code) => fail(new Error(`audit writer thread exited (${code})`)));
+    // Idle, the thread must not keep a gateway alive; busy, it must (a stop waits for the last batch). After the
+    // listeners, because adding a 'message' listener refs the thread again.
+    worker.unref();
     this.worker = worker;
     return worker;
   }
@@ -56,6 +59,7 @@ export class WriterThread implements AuditSink {
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      worker.ref();
       worker.postMessage({ ...request, id });
     });
   }
