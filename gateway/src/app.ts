@@ -16,6 +16,7 @@ import type { Logger } from '../../core/src/logger.ts';
 import type { Store } from '../../core/src/store/types.ts';
 import type { AuditJournal } from './audit/journal.ts';
 import { AuditRecorder } from './audit/recorder.ts';
+import type { AuditSink } from './audit/sink.ts';
 import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
 import type { CoreClient } from './core-client.ts';
@@ -48,6 +49,8 @@ export interface GatewayDeps {
   readonly store: Store;
   /** Where audit records wait until they are stored, so a killed gateway loses none; none for a store in memory. */
   readonly auditJournal?: AuditJournal | null;
+  /** Where audit batches are stored; by default `store`, on the event loop (the writer thread takes SQLite's off it). */
+  readonly auditSink?: AuditSink;
   readonly entries?: readonly Entry[];
   readonly calendar?: ReleaseCalendar;
   /** The client for rewritten calls; tests pass one that records what it sends. */
@@ -104,7 +107,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const entries = deps.entries ?? loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
   const app = new GatewayKoa();
   app.silent = true;
-  const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null });
+  const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null, ...(deps.auditSink ? { sink: deps.auditSink } : {}) });
   const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar) }) : null;
   const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) }, deps.logger, metrics);
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);

@@ -9,15 +9,20 @@ import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { openStore } from '../../core/src/store/open.ts';
 import { createGatewayApp } from './app.ts';
 import { AuditJournal } from './audit/journal.ts';
+import { WriterThread } from './audit/writer-thread.ts';
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'gateway' });
 startStallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger });
-// Its own file beside the core's, so the two processes never wait on each other's writes.
-const store = config.mongoUrl ? await openStore(config) : SqliteStore.open({ dataDir: config.dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+// Its own file beside the core's, so the two processes never wait on each other's writes. With SQLite, audit
+// batches are stored, and the WAL checkpointed, by a writer thread on its own connection (writer-thread.ts);
+// MongoDB's driver does its I/O off the event loop, so there they are stored from here.
+const GATEWAY_FILE = 'gateway.sqlite';
+const store = config.mongoUrl ? await openStore(config) : SqliteStore.open({ dataDir: config.dataDir, fileName: GATEWAY_FILE, countCacheEntries: 0, autoCheckpoint: false });
+const auditSink = config.mongoUrl || config.dataDir === ':memory:' ? undefined : new WriterThread({ dataDir: config.dataDir, fileName: GATEWAY_FILE });
 const auditJournal = AuditJournal.open(join(config.dataDir, 'gateway-audit.jsonl'));
 if (auditJournal.recovered.length > 0) logger.info(`audit: ${auditJournal.recovered.length} records kept by the journal of an earlier run go into the store with the first batch`);
-const gateway = createGatewayApp({ config, logger, store, auditJournal });
+const gateway = createGatewayApp({ config, logger, store, auditJournal, ...(auditSink ? { auditSink } : {}) });
 const server = await listen(gateway.app, config.port, '0.0.0.0');
 const { port } = server.address() as AddressInfo;
 logger.info(`gateway listening on port ${port}, core at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port });

@@ -151,6 +151,8 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     const date = new Date().toISOString().slice(0, 10);
     const throughputGap = 1 - passThrough.rps / bareProxy.rps;
     const addedP99 = calmPass.p99 - calmBare.p99;
+    // The audit's batches and WAL checkpoints once held the event loop behind legacy calls (docs/audit.md).
+    const legacyP99Gap = calmLegacy.p99 - calmPass.p99;
     const legacyGap = 1 - legacy.rps / passThrough.rps;
     const markdown = [
       '<!-- bench:gateway:start -->',
@@ -178,6 +180,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       `| p99 added over the bare proxy under 2 ms, at moderate load | ${addedP99.toFixed(2)} ms | ${addedP99 < 2 ? 'met' : 'missed'} |`,
       `| rewritten legacy call within 25% of the new call it becomes: throughput, saturated | ${relative(legacyGap)} | ${legacyGap <= 0.25 ? 'met' : 'missed'} |`,
       `| rewritten legacy call within 25% of the new call it becomes: p50 latency, moderate load | ${(latencyGap * 100).toFixed(0)}% slower (${ms(calmLegacy.p50)} vs ${ms(calmPass.p50)} ms) | ${latencyGap <= 0.25 ? 'met' : 'missed'} |`,
+      `| rewritten legacy call's p99 under 2 ms above the new call's, moderate load | ${legacyP99Gap >= 0 ? '+' : ''}${legacyP99Gap.toFixed(2)} ms (${ms(calmLegacy.p99)} vs ${ms(calmPass.p99)} ms) | ${legacyP99Gap < 2 ? 'met' : 'missed'} |`,
       '',
       `The floor of a rewrite: a bare Node server doing only this rewrite (one keep-alive call to the core, parse, unwrap, answer; \`scripts/bench/bare-rewrite.ts\`) runs ${relative(1 - bareLegacy.rps / passThrough.rps)} the gateway's pass-through of the new call, at ${bareLegacy.proxyCpu?.toFixed(0) ?? '–'} µs of CPU per request against the gateway's ${legacy.proxyCpu?.toFixed(0) ?? '–'} µs; the gateway's rewrite runs ${relative(1 - legacy.rps / bareLegacy.rps)} that floor.`,
       '',
@@ -195,6 +198,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       { section: 'gateway', figure: 'pass-through throughput (req/s)', baseline: `bare Node proxy ${bareProxy.rps.toFixed(0)}`, measured: `${passThrough.rps.toFixed(0)} (${relative(throughputGap)})`, goal: 'within 10% of the bare proxy', met: throughputGap <= 0.1 },
       { section: 'gateway', figure: `pass-through p99 ms at ${rate} req/s`, baseline: `bare Node proxy ${ms(calmBare.p99)}`, measured: `${ms(calmPass.p99)} (${addedP99 >= 0 ? '+' : ''}${addedP99.toFixed(2)})`, goal: 'under 2 ms added', met: addedP99 < 2 },
       { section: 'gateway', figure: 'rewritten getJob throughput, saturated (req/s)', baseline: `the new call through the gateway ${passThrough.rps.toFixed(0)}`, measured: `${legacy.rps.toFixed(0)} (${relative(legacyGap)}; bare Node rewrite ${bareLegacy.rps.toFixed(0)})`, goal: 'within 25%', met: legacyGap <= 0.25 },
+      { section: 'gateway', figure: `rewritten getJob p99 ms at ${rate} req/s`, baseline: `the new call through the gateway ${ms(calmPass.p99)}`, measured: `${ms(calmLegacy.p99)} (${legacyP99Gap >= 0 ? '+' : ''}${legacyP99Gap.toFixed(2)})`, goal: 'under 2 ms added', met: legacyP99Gap < 2 },
       { section: 'gateway', figure: `rewritten getJob p50 ms at ${rate} req/s`, baseline: `the new call through the gateway ${ms(calmPass.p50)}`, measured: `${ms(calmLegacy.p50)} (${(latencyGap * 100).toFixed(0)}% slower)`, goal: 'within 25%', met: latencyGap <= 0.25 },
       ...cost.goals,
     ];

@@ -24,6 +24,13 @@ const VOLATILE: Partial<Record<CollectionName, readonly string[]>> = {
   cluster: ['lastSeen'],
 };
 
+/**
+ * Collections a refused request writes on purpose: a failed login (a wrong
+ * Basic password included) is counted in the store, and a lockout recorded,
+ * so every core sees it (core/src/auth/login-limiter.ts).
+ */
+const COUNTS_REFUSALS: ReadonlySet<CollectionName> = new Set(['login_attempts']);
+
 /** JSON with object keys sorted, so equal documents give equal text whatever their key order. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -44,6 +51,7 @@ async function allDocs(store: Store, name: CollectionName): Promise<Doc[]> {
 export async function snapshotStore(store: Store): Promise<StoreSnapshot> {
   const out = new Map<CollectionName, Map<string, string>>();
   for (const name of COLLECTION_NAMES) {
+    if (COUNTS_REFUSALS.has(name)) continue;
     const docs = new Map<string, string>();
     for (const doc of await allDocs(store, name)) {
       const kept: Record<string, unknown> = { ...doc };

@@ -132,6 +132,24 @@ for (const factory of storeFactories()) {
       assert.equal((await store.collection('workflows').findById('rev-doc'))!['name'], 'third');
     });
 
+    test('increment counts from 1 and answers every count once, even when called at once', async () => {
+      const counts = await Promise.all(Array.from({ length: 20 }, () => store.increment('login_attempts', 'u:racer', 10_000, 1_000)));
+      assert.deepEqual([...counts].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1));
+      assert.deepEqual(await store.collection('login_attempts').findById('u:racer'), { _id: 'u:racer', count: 20, expiresAt: 10_000 });
+    });
+
+    test('increment starts a counter past its expiry again at 1 and drops the other expired ones', async () => {
+      assert.equal(await store.increment('login_attempts', 'u:old', 2_000, 1_000), 1);
+      assert.equal(await store.increment('login_attempts', 'u:old', 2_000, 1_500), 2);
+      assert.equal(await store.increment('login_attempts', 'u:other', 2_500, 1_500), 1);
+      // At 2,000 'u:old' has expired: it starts again, with the new expiry; 'u:other' is still live.
+      assert.equal(await store.increment('login_attempts', 'u:old', 9_000, 2_000), 1);
+      assert.equal((await store.collection('login_attempts').findById('u:other'))?.['count'], 1);
+      await store.increment('login_attempts', 'u:late', 9_000, 3_000);
+      assert.equal(await store.collection('login_attempts').findById('u:other'), null);
+      assert.deepEqual(await store.collection('login_attempts').findById('u:old'), { _id: 'u:old', count: 1, expiresAt: 9_000 });
+    });
+
     test('a new store has every declared index', async () => {
       for (const name of ['jobs', 'tasks', 'accounts'] as const) {
         const status = await store.collection(name).indexStatus();

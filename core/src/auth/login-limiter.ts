@@ -1,9 +1,18 @@
 /**
  * Counts failed logins per username (known or not, so a lockout says nothing
  * about whether an account exists) and per client address, and locks either
- * out for a while once it reaches its limit. Kept in memory: a restart forgets
- * failures, which is acceptable for slowing down guessing.
+ * out for a while once it reaches its limit. The counts live in the store
+ * (`login_attempts`), so every core behind a load balancer counts together
+ * and a restart forgets nothing (docs/auth.md).
+ *
+ * A window is counted in ten slices, one counter document per key and
+ * slice, each added to atomically by the store: failures are those of the
+ * current slice and the nine before, so a failure leaves the count between
+ * 0.9 and 1 window later. A lockout is a document of its own that expires
+ * when it ends; the store drops counters and lockouts past their expiry.
  */
+import { DuplicateKeyError } from '../store/types.ts';
+import type { Store } from '../store/types.ts';
 
 export interface LimiterOptions {
   readonly maxPerUsername: number;
@@ -12,52 +21,81 @@ export interface LimiterOptions {
   readonly now?: () => number;
 }
 
-interface Entry {
-  failures: number[];
-  lockedUntil: number;
+const SLICES = 10;
+const COLLECTION = 'login_attempts';
+
+interface Lockout {
+  readonly _id: string;
+  readonly lockedUntil: number;
+  readonly expiresAt: number;
 }
 
 export class LoginLimiter {
-  private readonly entries = new Map<string, Entry>();
   private readonly now: () => number;
+  private readonly sliceMs: number;
 
-  constructor(private readonly options: LimiterOptions) {
+  constructor(private readonly store: Store, private readonly options: LimiterOptions) {
     this.now = options.now ?? Date.now;
+    this.sliceMs = Math.max(1, Math.floor(options.windowMs / SLICES));
   }
 
   /** Seconds until the caller may try again, or 0 when not locked out. */
-  retryAfter(username: string, address: string): number {
+  async retryAfter(username: string, address: string): Promise<number> {
     const now = this.now();
-    const until = Math.max(this.entries.get(`u:${username.toLowerCase()}`)?.lockedUntil ?? 0, this.entries.get(`a:${address}`)?.lockedUntil ?? 0);
+    const locks = (await this.store.collection(COLLECTION).findByIds([lockId(userKey(username)), lockId(addressKey(address))])) as unknown as Lockout[];
+    const until = Math.max(0, ...locks.map((l) => l.lockedUntil));
     return until > now ? Math.ceil((until - now) / 1000) : 0;
   }
 
-  recordFailure(username: string, address: string): void {
-    this.bump(`u:${username.toLowerCase()}`, this.options.maxPerUsername);
-    this.bump(`a:${address}`, this.options.maxPerAddress);
+  async recordFailure(username: string, address: string): Promise<void> {
+    await Promise.all([this.bump(userKey(username), this.options.maxPerUsername), this.bump(addressKey(address), this.options.maxPerAddress)]);
   }
 
   /** A success clears the username's count, not the address's: one good password must not reset a spray. */
-  recordSuccess(username: string): void {
-    this.entries.delete(`u:${username.toLowerCase()}`);
+  async recordSuccess(username: string): Promise<void> {
+    const attempts = this.store.collection(COLLECTION);
+    const found = await attempts.findByIds(this.sliceIds(userKey(username), this.now()));
+    for (const doc of found) await attempts.deleteOne(doc['_id'] as string);
   }
 
-  private bump(key: string, max: number): void {
+  /** The ids of the window's slices of a key, the current one first. */
+  private sliceIds(key: string, now: number): string[] {
+    const current = Math.floor(now / this.sliceMs);
+    return Array.from({ length: SLICES }, (_, i) => `${key}@${current - i}`);
+  }
+
+  private async bump(key: string, max: number): Promise<void> {
     const now = this.now();
-    const entry = this.entries.get(key) ?? { failures: [], lockedUntil: 0 };
-    entry.failures = entry.failures.filter((t) => now - t < this.options.windowMs);
-    entry.failures.push(now);
-    if (entry.failures.length >= max) {
-      entry.lockedUntil = now + this.options.windowMs;
-      entry.failures = [];
+    const [currentId, ...earlierIds] = this.sliceIds(key, now);
+    const sliceEnd = (Math.floor(now / this.sliceMs) + 1) * this.sliceMs;
+    const attempts = this.store.collection(COLLECTION);
+    const [inSlice, earlier] = await Promise.all([
+      // Kept until no window that counts its slice is left.
+      this.store.increment(COLLECTION, currentId!, sliceEnd + this.options.windowMs, now),
+      attempts.findByIds(earlierIds),
+    ]);
+    const failures = inSlice + earlier.reduce((n, d) => n + (typeof d['count'] === 'number' ? d['count'] : 0), 0);
+    if (failures < max) return;
+    const lock: Lockout = { _id: lockId(key), lockedUntil: now + this.options.windowMs, expiresAt: now + this.options.windowMs };
+    try {
+      await attempts.insertOne({ ...lock });
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      await attempts.replaceOne({ ...lock });
     }
-    this.entries.set(key, entry);
-    if (this.entries.size > 100_000) this.prune(now);
+    // The failures that earned the lockout are spent, as they were when counted in memory.
+    for (const id of [currentId!, ...earlier.map((d) => d['_id'] as string)]) await attempts.deleteOne(id);
   }
+}
 
-  private prune(now: number): void {
-    for (const [key, entry] of this.entries) {
-      if (entry.lockedUntil <= now && entry.failures.every((t) => now - t >= this.options.windowMs)) this.entries.delete(key);
-    }
-  }
+function userKey(username: string): string {
+  return `u:${username.toLowerCase()}`;
+}
+
+function addressKey(address: string): string {
+  return `a:${address}`;
+}
+
+function lockId(key: string): string {
+  return `lock:${key}`;
 }

@@ -1,7 +1,11 @@
 /**
  * Authentication: logins, client-credentials tokens, and turning a request's
  * credential into a Caller. Callers and verified Basic credentials are cached
- * briefly; `invalidate()` drops both whenever accounts, groups or roles change.
+ * briefly; `invalidate()` drops both whenever accounts, groups or roles change
+ * through this core. Another core's change is seen through the store: a
+ * cached caller is reloaded after STALE_AFTER_MS, and a remembered Basic
+ * credential is checked then against the account's current password hash
+ * (docs/auth.md states the bound).
  */
 import { createHash } from 'node:crypto';
 import { TooManyRequestsError, UnauthenticatedError } from '../errors.ts';
@@ -23,7 +27,13 @@ export interface AuthOptions {
   readonly oauthTokenSeconds: number;
 }
 
-const CALLER_TTL_MS = 5_000;
+/**
+ * How long this core trusts what it cached of an account: a change made through another core
+ * (disabled, password, roles) is honoured here within this, and through a gateway within its
+ * own 3 s more (gateway/src/audit/callers.ts): 5 s in all. A reload is a few reads by id.
+ */
+export const STALE_AFTER_MS = 2_000;
+/** scrypt is paid again for a Basic credential after this; between checks only the stored hash is compared. */
 const BASIC_TTL_MS = 60_000;
 const REFUSED = 'Invalid username or password';
 
@@ -31,11 +41,11 @@ export class AuthService {
   readonly sessions: Sessions;
   private readonly limiter: LoginLimiter;
   private readonly callers = new Map<string, { caller: Caller; at: number }>();
-  private readonly basic = new Map<string, { id: string; at: number }>();
+  private readonly basic = new Map<string, { id: string; passwordHash: unknown; verifiedAt: number; at: number }>();
 
   constructor(private readonly store: Store, private readonly options: AuthOptions, private readonly logger: Logger, private readonly now: () => number = Date.now) {
     this.sessions = new Sessions(store, { idleMinutes: options.logoutTime, now });
-    this.limiter = new LoginLimiter({
+    this.limiter = new LoginLimiter(store, {
       maxPerUsername: options.maxFailedLogins,
       maxPerAddress: options.maxFailedLoginsPerAddress,
       windowMs: options.lockoutMinutes * 60_000,
@@ -62,16 +72,16 @@ export class AuthService {
 
   /** Checks a username and password; the refusal never says which was wrong. */
   async checkPassword(username: string, password: string, address: string): Promise<Doc> {
-    const wait = this.limiter.retryAfter(username, address);
+    const wait = await this.limiter.retryAfter(username, address);
     if (wait > 0) throw new TooManyRequestsError(`Too many failed logins; try again in ${wait} seconds`, wait);
     const account = await this.findAccount(username);
     const ok = await verifyPassword(password, account?.['passwordHash'] as string | undefined);
     if (!account || !ok || account['inactive'] === true) {
-      this.limiter.recordFailure(username, address);
+      await this.limiter.recordFailure(username, address);
       this.logger.warn('login refused', { username, address });
       throw new UnauthenticatedError(REFUSED);
     }
-    this.limiter.recordSuccess(username);
+    await this.limiter.recordSuccess(username);
     return account;
   }
 
@@ -84,12 +94,12 @@ export class AuthService {
   }
 
   async clientToken(clientId: string, secret: string, address: string): Promise<{ access_token: string; token_type: 'bearer'; expires_in: number }> {
-    const wait = this.limiter.retryAfter(`client:${clientId}`, address);
+    const wait = await this.limiter.retryAfter(`client:${clientId}`, address);
     if (wait > 0) throw new TooManyRequestsError(`Too many failed attempts; try again in ${wait} seconds`, wait);
     const client = await this.store.collection('service_accounts').findById(clientId);
     const ok = await verifyPassword(secret, client?.['secretHash'] as string | undefined);
     if (!client || !ok || client['inactive'] === true) {
-      this.limiter.recordFailure(`client:${clientId}`, address);
+      await this.limiter.recordFailure(`client:${clientId}`, address);
       throw new UnauthenticatedError('Invalid client credentials');
     }
     const lifetimeMs = this.options.oauthTokenSeconds * 1000;
@@ -107,15 +117,34 @@ export class AuthService {
       return caller;
     }
     const key = createHash('sha256').update(credential.raw).digest('hex');
-    const cached = this.basic.get(key);
-    let id = cached && this.now() - cached.at < BASIC_TTL_MS ? cached.id : null;
-    if (!id) {
-      id = (await this.checkPassword(credential.username, credential.password, address))['_id'] as string;
-      this.basic.set(key, { id, at: this.now() });
-    }
+    const id = (await this.rememberedBasic(key)) ?? (await this.verifyBasic(key, credential.username, credential.password, address));
     const caller = await this.caller('account', id, null);
     if (!caller) throw new UnauthenticatedError(REFUSED);
     return caller;
+  }
+
+  /** The account of a Basic credential verified earlier, while its password is still the one verified; null otherwise. */
+  private async rememberedBasic(key: string): Promise<string | null> {
+    const cached = this.basic.get(key);
+    const now = this.now();
+    if (!cached || now - cached.verifiedAt >= BASIC_TTL_MS) return null;
+    if (now - cached.at < STALE_AFTER_MS) return cached.id;
+    // The password may have been changed through another core: one read by id says.
+    const account = await this.store.collection('accounts').findById(cached.id);
+    if (!account || account['inactive'] === true || account['passwordHash'] !== cached.passwordHash) {
+      this.basic.delete(key);
+      return null;
+    }
+    cached.at = now;
+    return cached.id;
+  }
+
+  private async verifyBasic(key: string, username: string, password: string, address: string): Promise<string> {
+    const account = await this.checkPassword(username, password, address);
+    const id = account['_id'] as string;
+    if (this.basic.size > 10_000) this.basic.clear();
+    this.basic.set(key, { id, passwordHash: account['passwordHash'], verifiedAt: this.now(), at: this.now() });
+    return id;
   }
 
   async logout(caller: Caller): Promise<void> {
@@ -131,7 +160,7 @@ export class AuthService {
   private async caller(principal: Caller['principal'], id: string, sessionId: string | null): Promise<Caller | null> {
     const key = `${principal}:${id}:${sessionId ?? ''}`;
     const hit = this.callers.get(key);
-    if (hit && this.now() - hit.at < CALLER_TTL_MS) return hit.caller;
+    if (hit && this.now() - hit.at < STALE_AFTER_MS) return hit.caller;
     const caller = await loadCaller(this.store, principal, id, sessionId);
     if (caller) {
       if (this.callers.size > 10_000) this.callers.clear();

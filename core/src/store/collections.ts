@@ -11,7 +11,7 @@ import type { IndexDescription } from './types.ts';
 export const COLLECTION_NAMES = [
   'jobs', 'tasks', 'accounts', 'groups', 'roles', 'workflows', 'transformations',
   'automations', 'triggers', 'catalog_store', 'forms', 'adapters', 'sessions', 'service_accounts', 'audit', 'cluster',
-  'om_automations', 'discovered_actions', 'iap_profiles',
+  'om_automations', 'discovered_actions', 'iap_profiles', 'login_attempts',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
@@ -92,6 +92,9 @@ const specs: Record<CollectionName, CollectionSpec> = {
   discovered_actions: { name: 'discovered_actions', docType: null, indexes: [] },
   // Platform profiles (`_id` the profile's id, its name), as the real platform's collection of that name.
   iap_profiles: { name: 'iap_profiles', docType: null, indexes: [] },
+  // Failed-login counters and lockouts shared by every core (login-limiter.ts), `{_id, count, expiresAt}`;
+  // the store drops those past `expiresAt` as it counts (Store.increment).
+  login_attempts: { name: 'login_attempts', docType: null, indexes: [index([['expiresAt', 1]])] },
   // The gateway's migration audit: one record per legacy call.
   audit: { name: 'audit', docType: docTypes.audit, indexes: [index([['time', 1], ['_id', 1]]), index([['operation', 1], ['time', 1]])] },
 };

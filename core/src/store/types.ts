@@ -99,6 +99,13 @@ export interface Store {
    * with nothing applied, when a `replaceIfRev` finds the revision moved on.
    */
   batch(ops: readonly WriteOp[]): Promise<boolean>;
+  /**
+   * Adds one to the `count` of the counter document `id` and answers the new
+   * count, atomically across every process sharing the store. A counter not
+   * there (or past its `expiresAt`, epoch ms) starts at 1 and expires at
+   * `expiresAt`. Counters of the collection past their expiry are dropped.
+   */
+  increment(collection: CollectionName, id: string, expiresAt: number, now: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -1,17 +1,22 @@
 /**
  * Who a legacy caller is: asked of the core (`GET /whoami` with the caller's
- * own credentials) once a minute per credential. The gateway uses the answer
+ * own credentials) at most every 3 seconds per credential. The gateway uses the answer
  * twice: a caller the core does not know is refused before the entry runs
  * (so no legacy operation validates, or explains itself, to an anonymous
  * caller), and a known caller's account name goes into the audit record.
  * The core still authenticates every call the entry makes, so a token ended
- * within the minute reaches nothing but the entry's own messages.
+ * within those seconds reaches nothing but the entry's own messages.
  */
 import { createHash } from 'node:crypto';
 import type { Credentials } from '../core-client.ts';
 import type { CallCore } from '../mapping/run.ts';
 
-const TTL_MS = 60_000;
+/**
+ * With the core's own 2 s (core/src/auth/service.ts), an account disabled, a password changed or a
+ * session ended through any core is refused here within 5 s (docs/auth.md). One `GET /whoami` per
+ * credential every 3 s is nothing beside the calls it stands for.
+ */
+const TTL_MS = 3_000;
 const MAX_ENTRIES = 10_000;
 /**
  * Credentials up to this length are their own cache key; longer ones are
@@ -41,7 +46,7 @@ export class CallerChecks {
   private readonly byCredential = new Map<string, Remembered>();
   private readonly byHash = new Map<string, Remembered>();
 
-  /** What the core said of these credentials within the last minute, or null when it must be asked. */
+  /** What the core said of these credentials within the last TTL_MS, or null when it must be asked. */
   remembered(credentials: Credentials): CallerCheck | null {
     const raw = rawOf(credentials);
     if (!raw) return NO_CREDENTIALS;

@@ -8,9 +8,10 @@
  */
 import type { Logger } from '../../../core/src/logger.ts';
 import { newObjectId } from '../../../core/src/store/ids.ts';
-import { DuplicateKeyError } from '../../../core/src/store/types.ts';
-import type { Doc, Store } from '../../../core/src/store/types.ts';
+import type { Store } from '../../../core/src/store/types.ts';
 import type { AuditJournal, JournaledRecord } from './journal.ts';
+import { storeSink } from './sink.ts';
+import type { AuditSink } from './sink.ts';
 
 export type Outcome = 'rewritten' | 'refused' | 'failed';
 
@@ -33,16 +34,11 @@ type Stored = JournaledRecord & Partial<AuditRecord>;
 export interface RecorderOptions {
   /** Where records wait until they are stored; null (the default) for none, as with a store in memory. */
   readonly journal?: AuditJournal | null;
+  /** Where batches are stored; by default the store itself, on this thread (writer-thread.ts moves SQLite's off it). */
+  readonly sink?: AuditSink;
   readonly flushEveryMs?: number;
   readonly batchSize?: number;
 }
-
-/**
- * Records stored per insert. A batch of 500 inserted at once held the event
- * loop about 6 ms, every call waiting behind it (legacy p99 +5 ms at a
- * moderate rate, BENCHMARKS.md); 50 hold it well under a millisecond.
- */
-const CHUNK = 50;
 
 export class AuditRecorder {
   private buffer: Stored[] = [];
@@ -52,11 +48,13 @@ export class AuditRecorder {
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private readonly journal: AuditJournal | null;
+  private readonly sink: AuditSink;
   private readonly batchSize: number;
   private journalFailing = false;
 
-  constructor(private readonly store: Store, private readonly logger: Logger, options: RecorderOptions = {}) {
+  constructor(store: Store, private readonly logger: Logger, options: RecorderOptions = {}) {
     this.journal = options.journal ?? null;
+    this.sink = options.sink ?? storeSink(store);
     this.batchSize = options.batchSize ?? 500;
     // What a killed gateway left goes in with the first batch; records already stored are skipped then.
     if (this.journal) this.buffer.push(...this.journal.recovered);
@@ -135,16 +133,16 @@ export class AuditRecorder {
       let stored = 0;
       try {
         while (this.buffer.length > 0) {
-          const chunk = this.buffer.splice(0, CHUNK);
+          const chunk = this.buffer.splice(0, this.sink.chunk);
           try {
-            await this.insert(chunk);
+            await this.sink.store(chunk);
           } catch (err) {
             this.buffer.unshift(...chunk);
             this.logger.error('audit records not written; kept for the next attempt', { records: chunk.length, error: String(err) });
             return;
           }
           stored += chunk.length;
-          // Between chunks the event loop answers calls: storing a batch never holds it longer than one chunk's insert.
+          // Between chunks the event loop answers calls: storing a batch never holds it longer than one chunk's hand-over.
           if (this.buffer.length > 0) await new Promise((resolve) => setImmediate(resolve));
         }
       } finally {
@@ -174,22 +172,10 @@ export class AuditRecorder {
     }
   }
 
-  /** Inserts the batch; records already stored (replayed from the journal) are skipped. */
-  private async insert(batch: readonly Stored[]): Promise<void> {
-    const audit = this.store.collection('audit');
-    try {
-      await audit.insertMany(batch as readonly Doc[]);
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-      const stored = new Set((await audit.findByIds(batch.map((d) => d._id))).map((d) => d['_id']));
-      const fresh = batch.filter((d) => !stored.has(d._id));
-      if (fresh.length > 0) await audit.insertMany(fresh as readonly Doc[]);
-    }
-  }
-
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+    await this.sink.close();
     this.journal?.close();
   }
 }

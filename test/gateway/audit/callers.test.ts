@@ -1,5 +1,5 @@
 /**
- * The caller check remembers what the core said of a credential for a minute.
+ * The caller check remembers what the core said of a credential for a few seconds.
  * Short credentials are their own key and long ones are keyed by their hash,
  * in separate maps, so no credential can stand for another.
  */
@@ -23,7 +23,7 @@ function core(known: Record<string, string>): { callFor(credential: string): Cal
   };
 }
 
-test('a caller is asked about once a minute, and nothing is asked of a call without credentials', async () => {
+test('a caller is asked once and then remembered, and nothing is asked of a call without credentials', async () => {
   const checks = new CallerChecks();
   const c = core({ 'Bearer a': 'alice' });
   for (let i = 0; i < 3; i += 1) assert.deepEqual(await checks.check({ authorization: 'Bearer a' }, c.callFor('Bearer a')), { kind: 'known', name: 'alice' });

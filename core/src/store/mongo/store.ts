@@ -152,6 +152,25 @@ export class MongoStore implements Store {
     }
   }
 
+  async increment(collection: CollectionName, id: string, expiresAt: number, now: number): Promise<number> {
+    // Plain field names only, so the codec's escaping never applies: what is read back is what was written.
+    const coll = this.db.collection<{ _id: string; count: number; expiresAt: number }>(collection);
+    try {
+      await coll.deleteMany({ expiresAt: { $lte: now } });
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const after = await coll.findOneAndUpdate({ _id: id }, { $inc: { count: 1 }, $setOnInsert: { expiresAt } }, { upsert: true, returnDocument: 'after' });
+          return after?.count ?? 1;
+        } catch (err) {
+          // Two upserts of a new counter at once: one inserts, the other finds a duplicate and counts on it.
+          if (attempt > 0 || !(err instanceof MongoServerError) || err.code !== 11000) throw err;
+        }
+      }
+    } catch (err) {
+      throw mongoStoreError(err, collection);
+    }
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

@@ -77,6 +77,21 @@ export class SqliteCollection implements DocCollection {
     throw storeError(err);
   }
 
+  /** Store.increment's writes; the caller runs them in one write transaction. */
+  incrementSync(id: string, expiresAt: number, now: number): number {
+    this.counts.clear();
+    const expiry = `json_extract(doc, '$.expiresAt')`;
+    try {
+      this.stmt(`DELETE FROM ${this.table} WHERE ${expiry} <= ?`).run(now);
+      const row = this.stmt(
+        `INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?)) ON CONFLICT(id) DO UPDATE SET doc = jsonb_set(doc, '$.count', json_extract(doc, '$.count') + 1) RETURNING json_extract(doc, '$.count') AS count`,
+      ).get(id, JSON.stringify({ _id: id, count: 1, expiresAt })) as { count: number };
+      return row.count;
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
   async insertOne(doc: Doc): Promise<void> {
     this.insertSync(doc);
   }

@@ -22,6 +22,11 @@ export interface SqliteStoreOptions {
   readonly fileName?: string;
   /** Search totals kept per collection until the next write; 0 turns the cache off. */
   readonly countCacheEntries?: number;
+  /**
+   * False when another connection (the gateway's audit writer thread) makes
+   * the WAL checkpoints: this one then never runs one at a commit.
+   */
+  readonly autoCheckpoint?: boolean;
 }
 
 export class SqliteStore implements Store {
@@ -46,6 +51,7 @@ export class SqliteStore implements Store {
     db.pragma('foreign_keys = ON');
     db.pragma('cache_size = -65536');
     db.pragma('temp_store = MEMORY');
+    if (options.autoCheckpoint === false) db.pragma('wal_autocheckpoint = 0');
     // A new table gets its declared indexes at once; an existing one keeps what
     // it has, and POST /indexes/:collection builds what is missing. IMMEDIATE:
     // two processes creating the schema of a new file at once would otherwise
@@ -86,6 +92,15 @@ export class SqliteStore implements Store {
       throw storeError(err);
     }
     return applied;
+  }
+
+  async increment(collection: CollectionName, id: string, expiresAt: number, now: number): Promise<number> {
+    try {
+      // IMMEDIATE: the write lock first, so two processes counting at once queue instead of failing.
+      return this.db.transaction(() => this.collection(collection).incrementSync(id, expiresAt, now)).immediate();
+    } catch (err) {
+      throw storeError(err);
+    }
   }
 
   collection(name: CollectionName): SqliteCollection {
