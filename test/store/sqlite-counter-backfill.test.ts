@@ -31,8 +31,7 @@ function recount(db: Database.Database, coll: string): Map<string, number> {
     if (r.s !== null) add(`status|${String(r.s)}`);
     if (r.n !== null) add(`name|${String(r.n)}`);
     if (typeof r.t === 'number') {
-      add(`metrics.start_time@86400000|${Math.floor(r.t / (24 * HOUR))}`);
-      add(`metrics.start_time@3600000|${Math.floor(r.t / HOUR)}`);
+      for (const size of [24 * HOUR, HOUR, 60_000, 1000]) add(`metrics.start_time@${size}|${Math.floor(r.t / size)}`);
     }
   }
   return out;

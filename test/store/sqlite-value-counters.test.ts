@@ -30,7 +30,7 @@ const STATUSES = ['running', 'complete', 'error', 'paused', 'canceled'];
 const NAMES = ['Port Turn-Up', 'Port Audit', 'Device Backup', 'Dev', 'a', 'ab', 'abc', '', 'é', '\u{1f600}x'];
 // Near day and hour boundaries, so whole and partial intervals both occur.
 const instant = fc.oneof(
-  fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: 23 }), fc.constantFrom(-1, 0, 1, 1800_000)).map(([d, h, e]) => BASE + d * DAY + h * HOUR + e),
+  fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: 23 }), fc.constantFrom(-1000, -1, 0, 1, 999, 1000, 59_999, 60_000, 1800_000)).map(([d, h, e]) => BASE + d * DAY + h * HOUR + e),
   fc.integer({ min: BASE - 4 * DAY, max: BASE + 4 * DAY }),
   fc.integer({ min: BASE - 4 * DAY, max: BASE + 4 * DAY }).map((n) => n + 0.5),
 );

@@ -105,7 +105,7 @@ export class CountedTotals {
   /**
    * Whole intervals of the widest size inside the range from the counters; the
    * two partial stretches at its edges by the next size down, and the last
-   * partial stretches (under an hour each) from the index.
+   * partial stretches (under a second each) from the index.
    */
   private rangeCount(field: FieldDef, lower: Bound, upper: Bound, intervals: readonly number[]): number {
     const [size, ...finer] = intervals;
