@@ -34,16 +34,17 @@ const instant = fc.oneof(
   fc.integer({ min: BASE - 4 * DAY, max: BASE + 4 * DAY }),
   fc.integer({ min: BASE - 4 * DAY, max: BASE + 4 * DAY }).map((n) => n + 0.5),
 );
-const startTime = fc.oneof({ weight: 8, arbitrary: instant.map((n): unknown => n) }, { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 'soon', undefined) });
+const startTime = fc.oneof({ weight: 8, arbitrary: instant.map((n): unknown => n) }, { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 'soon', undefined, 2 ** 51, -(2 ** 51)) });
 
 interface Fields {
-  status: string | undefined;
+  status: string | number | undefined;
   name: string;
   start: unknown;
   groups: string[] | undefined;
 }
 const fieldsArb: fc.Arbitrary<Fields> = fc.record({
-  status: fc.option(fc.constantFrom(...STATUSES), { nil: undefined, freq: 8 }),
+  // A number where a string is declared: never equal to, nor in a range of, strings (type bracketing).
+  status: fc.option(fc.oneof({ weight: 9, arbitrary: fc.constantFrom<string | number>(...STATUSES) }, { weight: 1, arbitrary: fc.constantFrom(3, -1.5) }), { nil: undefined, freq: 8 }),
   name: fc.constantFrom(...NAMES),
   start: startTime,
   groups: fc.option(fc.subarray(['g1', 'g2']), { nil: undefined }),
@@ -84,6 +85,7 @@ const coveredArb: fc.Arbitrary<Condition> = fc.oneof(
       { kind: 'compare', op: ui ? 'lte' : 'lt', field: field('metrics.start_time'), value: Math.max(a, b) },
     ],
   })),
+  fc.tuple(bound, fc.constantFrom('gt', 'gte', 'lt', 'lte') as fc.Arbitrary<'gt' | 'gte' | 'lt' | 'lte'>).map(([a, op]): Condition => ({ kind: 'compare', op, field: field('metrics.start_time'), value: a })),
 );
 /** Shapes that must fall back to counting: a non-administrator's visibility, or two fields. */
 const fallbackArb: fc.Arbitrary<Condition> = fc.tuple(coveredArb, fc.oneof(

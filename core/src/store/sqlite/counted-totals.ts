@@ -4,7 +4,7 @@
  * index as before. Covered (docs/search.md, "How totals are computed"):
  * - one condition on a field counted per value: `equals`, `in`, a comparison,
  *   or `starts-with` (a range over the values);
- * - a range with both ends on a field counted per interval: the whole
+ * - a range (one end or both) on a field counted per interval: the whole
  *   intervals inside it are summed, the partial ones at its edges counted
  *   from the index.
  * Anything else (two fields at once, `not`, `or`, text search, the group
@@ -12,25 +12,16 @@
  * Reads run in the caller's transaction, so counters and page share a snapshot.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import type { CompareOp, Condition } from '../../search/conditions.ts';
+import type { Condition } from '../../search/conditions.ts';
 import type { FieldDef } from '../../search/fields.ts';
-import type { Scalar } from '../../search/values.ts';
 import type { CollectionName } from '../collections.ts';
-import { prefixUpperBound } from './compile.ts';
 import type { SqlCompiler, SqlParam } from './compile.ts';
 import { BUCKET_LIMIT, bucketKey, COUNTED, countersReady } from './counters.ts';
 import type { CounterSpec } from './counters.ts';
 
-type Compare = Extract<Condition, { kind: 'compare' }>;
 interface Bound {
   readonly value: number;
   readonly inclusive: boolean;
-}
-
-const BUCKET_OP: Record<CompareOp, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
-
-function param(value: Scalar): SqlParam {
-  return typeof value === 'boolean' ? (value ? 1 : 0) : value;
 }
 
 export class CountedTotals {
@@ -64,37 +55,42 @@ export class CountedTotals {
     // Counters still being back-filled (an upgraded store, just opened) count nothing yet.
     if (!countersReady(this.db, this.collection)) return null;
     if (exact) return this.sum(bucketKey(exact.path), exact.sql, exact.params);
-    return this.rangeCount(range!.field, range!.lower, range!.upper, this.spec.intervals);
+    const { field, lower, upper } = range!;
+    // An open end reaches past the numbers kept in intervals (|value| < 2^50): those few are counted from the index.
+    const outside = (lower ? 0 : this.indexCount(field, null, { value: -BUCKET_LIMIT, inclusive: false }))
+      + (upper ? 0 : this.indexCount(field, { value: BUCKET_LIMIT, inclusive: true }, null));
+    const lo = lower ?? { value: -BUCKET_LIMIT, inclusive: true };
+    const hi = upper ?? { value: BUCKET_LIMIT, inclusive: false };
+    return outside + this.rangeCount(field, lo, hi, this.spec.intervals);
   }
 
   private exactShape(c: Condition): { path: string; sql: string; params: SqlParam[] } | null {
     if (c.kind !== 'compare' && c.kind !== 'in' && c.kind !== 'match') return null;
     if (c.field.array || !this.spec!.exact.includes(c.field.path)) return null;
     // A number field is compared as REAL by the compiler; only text-like fields are counted per value.
-    if (c.field.type === 'number') return null;
-    if (c.kind === 'compare') return { path: c.field.path, sql: `bucket ${BUCKET_OP[c.op]} ?`, params: [param(c.value)] };
-    if (c.kind === 'in') return { path: c.field.path, sql: `bucket IN (${c.values.map(() => '?').join(', ')})`, params: c.values.map(param) };
-    if (c.mode !== 'prefix') return null;
-    const upper = prefixUpperBound(c.text);
-    return upper === null ? { path: c.field.path, sql: 'bucket >= ?', params: [c.text] } : { path: c.field.path, sql: 'bucket >= ? AND bucket < ?', params: [c.text, upper] };
+    if (c.field.type === 'number' || (c.kind === 'match' && c.mode !== 'prefix')) return null;
+    const predicate = this.compiler.scalarOn(c, 'bucket');
+    return { path: c.field.path, sql: predicate.sql, params: predicate.params };
   }
 
-  private rangeShape(c: Condition): { field: FieldDef; lower: Bound; upper: Bound } | null {
-    if (c.kind !== 'and' || c.items.length !== 2) return null;
-    const [a, b] = c.items as [Condition, Condition];
-    if (a.kind !== 'compare' || b.kind !== 'compare' || a.field.path !== b.field.path) return null;
-    const field = a.field;
-    if (field.array || field.type === 'number' || !this.spec!.epoch.includes(field.path)) return null;
-    const lowerOf = (x: Compare): Bound | null => (x.op === 'gt' || x.op === 'gte') && this.bounded(x.value) ? { value: x.value as number, inclusive: x.op === 'gte' } : null;
-    const upperOf = (x: Compare): Bound | null => (x.op === 'lt' || x.op === 'lte') && this.bounded(x.value) ? { value: x.value as number, inclusive: x.op === 'lte' } : null;
-    const lower = lowerOf(a) ?? lowerOf(b);
-    const upper = upperOf(a) ?? upperOf(b);
-    // With one end open, text values (which SQLite orders after numbers) could match: counted from the index.
-    return lower && upper ? { field, lower, upper } : null;
-  }
-
-  private bounded(value: Scalar): boolean {
-    return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < BUCKET_LIMIT;
+  /** One or two comparisons (`gt`/`gte`, `lt`/`lte`) with numbers on one field counted per interval; an open end is null. */
+  private rangeShape(c: Condition): { field: FieldDef; lower: Bound | null; upper: Bound | null } | null {
+    const items = c.kind === 'and' ? c.items : [c];
+    if (items.length > 2) return null;
+    let field: FieldDef | null = null;
+    let lower: Bound | null = null;
+    let upper: Bound | null = null;
+    for (const x of items) {
+      if (x.kind !== 'compare' || typeof x.value !== 'number' || !(Math.abs(x.value) < BUCKET_LIMIT)) return null;
+      if (field && field.path !== x.field.path) return null;
+      field = x.field;
+      const bound = { value: x.value, inclusive: x.op === 'gte' || x.op === 'lte' };
+      if ((x.op === 'gt' || x.op === 'gte') && !lower) lower = bound;
+      else if ((x.op === 'lt' || x.op === 'lte') && !upper) upper = bound;
+      else return null;
+    }
+    if (!field || field.array || field.type === 'number' || !this.spec!.epoch.includes(field.path)) return null;
+    return { field, lower, upper };
   }
 
   private sum(key: string, predicate: string, params: SqlParam[]): number {
@@ -119,15 +115,12 @@ export class CountedTotals {
       + this.rangeCount(field, { value: end * size, inclusive: true }, upper, finer);
   }
 
-  private indexCount(field: FieldDef, lower: Bound, upper: Bound): number {
-    if (lower.value > upper.value || (lower.value === upper.value && !(lower.inclusive && upper.inclusive))) return 0;
-    const where = this.compiler.where({
-      kind: 'and',
-      items: [
-        { kind: 'compare', op: lower.inclusive ? 'gte' : 'gt', field, value: lower.value },
-        { kind: 'compare', op: upper.inclusive ? 'lte' : 'lt', field, value: upper.value },
-      ],
-    });
+  private indexCount(field: FieldDef, lower: Bound | null, upper: Bound | null): number {
+    if (lower && upper && (lower.value > upper.value || (lower.value === upper.value && !(lower.inclusive && upper.inclusive)))) return 0;
+    const items: Condition[] = [];
+    if (lower) items.push({ kind: 'compare', op: lower.inclusive ? 'gte' : 'gt', field, value: lower.value });
+    if (upper) items.push({ kind: 'compare', op: upper.inclusive ? 'lte' : 'lt', field, value: upper.value });
+    const where = this.compiler.where({ kind: 'and', items });
     return (this.stmt(`SELECT count(*) AS n FROM ${this.table} AS t WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
   }
 }
