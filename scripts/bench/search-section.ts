@@ -72,7 +72,10 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
   const rows = results.map((r) => {
     const [c, w] = r.http as [QueryResult['store'], QueryResult['store']];
     const goal = r.goal === null ? `none (${r.runs ?? runs} runs; bounded by skip + limit ≤ ${config.search.maxUnindexedSortWindow})` : `p50 ≤ ${r.goal.p50}${r.goal.p99 === null ? '' : `, p99 ≤ ${r.goal.p99}`}: cold ${meets(r as Goaled, c)}, warm ${meets(r as Goaled, w)}`;
-    return `| ${r.name} | ${r.total.toLocaleString('en-US')} | ${ms(r.store.p50)} / ${ms(r.store.p99)} | ${ms(c.p50)} / ${ms(c.p99)} | ${ms(w.p50)} / ${ms(w.p99)} | ${(c.p50 / r.store.p50).toFixed(1)}× | ${goal} |`;
+    // Issue 16: a cold total should cost little more than a remembered one; deep offsets are linear by nature.
+    const ratio = c.p50 / w.p50;
+    const coldGoal = r.goal === null ? '–' : r.query.includes('skip=50000') ? `${ratio.toFixed(2)}× (exempt: offset paging)` : `${ratio.toFixed(2)}× ${ratio <= 1.2 ? 'met' : '**missed**'}`;
+    return `| ${r.name} | ${r.total.toLocaleString('en-US')} | ${ms(r.store.p50)} / ${ms(r.store.p99)} | ${ms(c.p50)} / ${ms(c.p99)} | ${ms(w.p50)} / ${ms(w.p99)} | ${(c.p50 / r.store.p50).toFixed(1)}× | ${coldGoal} | ${goal} |`;
   });
   const section = [
     '<!-- bench:search:start -->',
@@ -82,14 +85,14 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
     '',
     `Each query ran ${runs} times after 10 warm-up calls (the unindexed sorts, which read every match, 20 times after 2), one call at a time, the three columns' calls alternating. Times are p50 / p99 in ms (never means).`,
     '',
-    '- **Store (baseline)**: the same validated search answered in-process by the store, no HTTP, count cache off.',
-    '- **HTTP cold**: the real core process over loopback with the count cache off (`SEARCH_COUNT_CACHE_ENTRIES=0`): every call counts its exact `total`. This is what a store under constant writes sees.',
+    '- **Store (baseline)**: the same validated search answered in-process by the store, no HTTP, count cache off (value counters on).',
+    '- **HTTP cold**: the real core process over loopback with the count cache off (`SEARCH_COUNT_CACHE_ENTRIES=0`): every call computes its exact `total`, from the store\'s value counters where the query\'s shape is covered and by counting otherwise (docs/search.md). This is what a store under constant writes sees.',
     '- **HTTP warm**: a second core process with the default count cache: the exact `total` is remembered until the next write. This is what paging through one filter, or polling it, sees.',
     '',
     'Every HTTP answer is a page of up to 100 full job documents (about 2.5 KB each) plus the exact `total`, checked against the store\'s own count on every call.',
     '',
-    '| query | total | store | HTTP cold | HTTP warm | cold/store (p50) | goal (HTTP) |',
-    '|---|---:|---:|---:|---:|---:|---|',
+    '| query | total | store | HTTP cold | HTTP warm | cold/store (p50) | cold/warm (p50), goal ≤ 1.2× | goal (HTTP) |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
     ...rows,
     '',
     `Core process memory after the mix (warm process): RSS ${memory.rssMb.toFixed(0)} MB, peak ${memory.peakMb.toFixed(0)} MB (goal: under 500 MB at 1M jobs).${seedSeconds === null ? ' The store was already seeded.' : ` Seeding took ${seedSeconds.toFixed(0)} s.`}`,
@@ -121,6 +124,10 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
       met: ok(c) && ok(w),
     };
   });
+  // Issue 16: exact totals stay cheap: every indexed query's cold p50 within 1.2x of its warm p50 (deep skip exempt).
+  const gated = withGoal.filter((r) => !r.query.includes('skip=50000')).map((r) => ({ name: r.name, ratio: r.http[0]!.p50 / r.http[1]!.p50 }));
+  const worst = gated.reduce((a, b) => (b.ratio > a.ratio ? b : a), gated[0]!);
+  goals.push({ section: 'search', figure: 'exact totals: cold p50 / warm p50 over HTTP, worst indexed query (deep skip exempt)', baseline: 'warm: total remembered', measured: `${worst.ratio.toFixed(2)}× (${worst.name})`, goal: '≤ 1.2×', met: gated.every((g) => g.ratio <= 1.2) });
   goals.push({ section: 'search', figure: `core memory at ${jobCount.toLocaleString('en-US')} jobs (RSS, peak)`, baseline: '–', measured: `${memory.rssMb.toFixed(0)} MB, ${memory.peakMb.toFixed(0)} MB`, goal: '< 500 MB', met: memory.peakMb < 500 });
   return { markdown: section, panels: [panel('p50', 5), panel('p99', 20)], goals };
 }

@@ -12,6 +12,7 @@ import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, Se
 import { splitText } from '../../search/conditions.ts';
 import { jsonPath, quoteIdent } from './columns.ts';
 import { CountCache } from './count-cache.ts';
+import { CountedTotals } from './counted-totals.ts';
 import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
 import { createIndex, dropIndex } from './schema.ts';
@@ -37,12 +38,14 @@ export class SqliteCollection implements DocCollection {
   private readonly compiler: SqlCompiler;
   private readonly statements = new Map<string, Statement>();
   private readonly counts: CountCache;
+  private readonly counted: CountedTotals;
 
   constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number) {
     this.name = spec.name;
     this.counts = new CountCache(db, countCacheEntries);
     this.table = quoteIdent(spec.name);
     this.compiler = new SqlCompiler(spec.name);
+    this.counted = new CountedTotals(db, spec.name, this.compiler, this.table);
   }
 
   private stmt(sql: string): Statement {
@@ -172,10 +175,17 @@ export class SqliteCollection implements DocCollection {
 
   private countNow(where: Condition | null): number {
     if (where === null) return (this.stmt(`SELECT n FROM _row_counts WHERE collection = ?`).get(this.name) as { n: number }).n;
+    const counted = this.counted.count(where);
+    if (counted !== null) return counted;
     const textOnly = this.compiler.textOnlyCount(where);
     const w = textOnly ?? this.compiler.where(where);
     const sql = textOnly ? textOnly.sql : `SELECT count(*) AS n FROM ${this.table} AS t WHERE ${w.sql}`;
     return this.counts.get(sql, w.params, () => (this.stmt(sql).get(...w.params) as { n: number }).n);
+  }
+
+  /** The total from the value counters, or null when the query's shape is not covered (for tests and metrics). */
+  countedTotal(where: Condition | null): number | null {
+    return this.db.transaction(() => this.counted.count(where))();
   }
 
   async count(where: Condition | null): Promise<number> {

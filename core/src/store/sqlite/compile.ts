@@ -106,6 +106,15 @@ export class SqlCompiler {
    * only, so an index serves the comparison as before. JSON true/false are
    * integers here and cannot be told from 1/0 this way (docs/deployment.md).
    */
+  /**
+   * A condition on a scalar field that is not a number, compiled against
+   * another column holding the same stored values (the value counters'
+   * `bucket`), so both select by exactly the same rules.
+   */
+  scalarOn(c: Extract<Condition, { kind: 'compare' | 'in' | 'match' }>, column: string): SqlFragment {
+    return this.predicate(c, column, column);
+  }
+
   private predicate(c: Exclude<Condition, { kind: 'and' | 'or' | 'not' | 'text' | 'empty' }>, v: string, raw: string): SqlFragment {
     const numeric = `typeof(${raw}) IN ('integer', 'real')`;
     switch (c.kind) {

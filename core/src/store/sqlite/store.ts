@@ -14,6 +14,7 @@ import type { Store, WriteOp } from '../types.ts';
 /** Rolls a batch back when a revision check fails. */
 class RevisionMoved extends Error {}
 import { SqliteCollection, storeError } from './collection.ts';
+import { backfillAll, ensureValueCounters } from './counters.ts';
 import { createIndex, createTable, ensureRowCounter } from './schema.ts';
 
 export interface SqliteStoreOptions {
@@ -27,6 +28,8 @@ export interface SqliteStoreOptions {
    * the WAL checkpoints: this one then never runs one at a commit.
    */
   readonly autoCheckpoint?: boolean;
+  /** Rows counted per transaction when value counters are back-filled at open (an upgraded store). */
+  readonly backfillBatchRows?: number;
 }
 
 export class SqliteStore implements Store {
@@ -61,8 +64,11 @@ export class SqliteStore implements Store {
         const spec = collectionSpec(name);
         if (createTable(db, spec)) for (const ix of spec.indexes) createIndex(db, name, ix);
         ensureRowCounter(db, name);
+        ensureValueCounters(db, name);
       }
     }).immediate();
+    // Each batch is its own transaction, so another process can write between them.
+    backfillAll(db, COLLECTION_NAMES, options.backfillBatchRows ?? 20_000);
     return new SqliteStore(db, options.countCacheEntries ?? 1000);
   }
 
