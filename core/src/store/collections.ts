@@ -11,7 +11,7 @@ import type { IndexDescription } from './types.ts';
 export const COLLECTION_NAMES = [
   'jobs', 'tasks', 'accounts', 'groups', 'roles', 'workflows', 'transformations',
   'automations', 'triggers', 'catalog_store', 'forms', 'adapters', 'sessions', 'service_accounts', 'audit', 'cluster',
-  'om_automations', 'discovered_actions', 'iap_profiles',
+  'om_automations', 'discovered_actions', 'iap_profiles', 'archive_state',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
@@ -92,6 +92,8 @@ const specs: Record<CollectionName, CollectionSpec> = {
   discovered_actions: { name: 'discovered_actions', docType: null, indexes: [] },
   // Platform profiles (`_id` the profile's id, its name), as the real platform's collection of that name.
   iap_profiles: { name: 'iap_profiles', docType: null, indexes: [] },
+  // The archiver's lease and unfinished batch, one document per archive group (docs/archive.md).
+  archive_state: { name: 'archive_state', docType: null, indexes: [] },
   // The gateway's migration audit: one record per legacy call.
   audit: { name: 'audit', docType: docTypes.audit, indexes: [index([['time', 1], ['_id', 1]]), index([['operation', 1], ['time', 1]])] },
 };
