@@ -26,14 +26,14 @@ import { SqliteStore } from '../core/src/store/sqlite/store.ts';
 import type { Store } from '../core/src/store/types.ts';
 
 const USAGE = `usage: npm run archive -- [--older-than DAYSd] [--only jobs|audit] [--dry-run]
-       npm run archive -- --restore FILE
+       npm run archive -- --restore FILE [--restore FILE ...]
        npm run archive -- --find JOB_ID
 
   --older-than 30d  archive finished jobs (with their tasks) and audit records older than 30 days
                     (default: retention.jobDays / retention.auditDays from the config; 0 there means keep)
   --only GROUP      only jobs (the core's store) or audit (the gateway's store)
   --dry-run         say how many would be archived; change nothing
-  --restore FILE    put an archive file's documents back into the store and drop the file
+  --restore FILE    put an archive file's documents back into the store and drop the file (repeatable)
   --find JOB_ID     print an archived job and its tasks as JSON
 `;
 
@@ -82,13 +82,13 @@ async function archiveGroup(config: Readonly<AppConfig>, group: GroupName, days:
 }
 
 async function main(): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: process.argv.slice(2),
       strict: true,
       allowPositionals: false,
-      options: { 'older-than': { type: 'string' }, only: { type: 'string' }, 'dry-run': { type: 'boolean' }, restore: { type: 'string' }, find: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { 'older-than': { type: 'string' }, only: { type: 'string' }, 'dry-run': { type: 'boolean' }, restore: { type: 'string', multiple: true }, find: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (err) {
     usage((err as Error).message);
@@ -117,17 +117,21 @@ async function main(): Promise<void> {
     }
     return void process.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
   }
-  if (typeof values['restore'] === 'string') {
-    const file = resolve(values['restore']);
-    const group = groupOfFile(file);
-    const store = await storeOf(config, group);
-    if (!store) throw new ArchiveInputError(`no gateway store in ${config.dataDir} to restore audit records into`);
-    try {
-      const { inserted, skipped } = await restoreFile({ store, dir, file, owner: archiveOwner(), leaseMs: config.retention.leaseMs, waitMs: config.retention.leaseMs * 2 + 10_000 });
-      return void process.stdout.write(`restored ${inserted} documents from ${file}${skipped > 0 ? ` (${skipped} already in the store, skipped)` : ''}\n`);
-    } finally {
-      await store.close();
+  const restores = values['restore'] as unknown as string[] | undefined;
+  if (restores !== undefined) {
+    for (const given of restores) {
+      const file = resolve(given);
+      const group = groupOfFile(file);
+      const store = await storeOf(config, group);
+      if (!store) throw new ArchiveInputError(`no gateway store in ${config.dataDir} to restore audit records into`);
+      try {
+        const { inserted, skipped } = await restoreFile({ store, dir, file, owner: archiveOwner(), leaseMs: config.retention.leaseMs, waitMs: config.retention.leaseMs * 2 + 10_000 });
+        process.stdout.write(`restored ${inserted} documents from ${file}${skipped > 0 ? ` (${skipped} already in the store, skipped)` : ''}\n`);
+      } finally {
+        await store.close();
+      }
     }
+    return;
   }
   const days = olderThan === undefined ? null : Number(olderThan.slice(0, -1));
   for (const group of ['jobs', 'audit'] as const) {
