@@ -11,6 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/load.ts';
 import type { AppConfig } from '../config/load.ts';
@@ -68,10 +69,19 @@ async function archiveGroup(config: Readonly<AppConfig>, group: GroupName, days:
     // A running service's pass, or a killed archiver's unexpired lease, holds the group: wait for it.
     const giveUp = Date.now() + config.retention.leaseMs * 2 + 10_000;
     for (;;) {
+      // How long the loop was held shows what the archiver would cost a service it runs inside.
+      const loop = monitorEventLoopDelay({ resolution: 1 });
+      loop.enable();
+      const started = performance.now();
       const result = await archiver.pass(cutoff);
+      const seconds = (performance.now() - started) / 1000;
+      loop.disable();
       if (result.ran) {
         const counts = GROUPS[group].kinds.map((k) => `${result.archived[k]} ${k}`).join(', ');
-        return void process.stdout.write(`${group}: archived ${counts} older than ${before} in ${result.batches} batches\n`);
+        const total = Object.values(result.archived).reduce((a, b) => a + b, 0);
+        process.stdout.write(`${group}: archived ${counts} older than ${before} in ${result.batches} batches\n`);
+        const ms = (ns: number): string => (ns / 1e6).toFixed(1);
+        return void process.stdout.write(`${group}: ${total} documents in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 1e-3))} documents/s); event loop delay p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms\n`);
       }
       if (Date.now() > giveUp) throw new Error(`another process kept the ${group} archive lease; try again later`);
       await sleep(500);
