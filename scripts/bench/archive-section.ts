@@ -67,7 +67,7 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
   await freshCopy(searchDataDir, jobCount, workDir);
   const config = await loadConfig({ env: { ...process.env, DATA_DIR: workDir, MONGO_URL: '' } });
   const PASSWORD = 'bench-admin-password';
-  const coreEnv = { DATA_DIR: workDir, CORE_PORT: '0', LOG_LEVEL: 'warn', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: PASSWORD };
+  const coreEnv = { DATA_DIR: workDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: PASSWORD };
   const cold = await startService('core/src/main.ts', { ...coreEnv, SEARCH_COUNT_CACHE_ENTRIES: '0' });
   const warm = await startService('core/src/main.ts', coreEnv);
   const store = SqliteStore.open({ dataDir: workDir, countCacheEntries: 0 });
