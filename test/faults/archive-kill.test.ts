@@ -11,7 +11,14 @@ import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { archiveDir } from '../../core/src/archive/files.ts';
 import { checkInvariant, runArchive, seedStore, storeContents } from '../core/archive/support.ts';
+import { readManifest } from '../../core/src/archive/files.ts';
 import { tempDir } from './support.ts';
+
+/** Changes whenever a batch of either group commits. */
+async function lastBatches(dataDir: string): Promise<string> {
+  const dir = archiveDir(dataDir);
+  return `${(await readManifest(dir, 'jobs')).lastBatch}/${(await readManifest(dir, 'audit')).lastBatch}`;
+}
 
 test('an archiver killed at random points loses and doubles nothing, and a restore gives every document back', { timeout: 240_000 }, async () => {
   const data = tempDir('archive-kill');
@@ -23,8 +30,9 @@ test('an archiver killed at random points loses and doubles nothing, and a resto
     let kills = 0;
     const progress: number[] = [];
     for (let round = 0; round < 6; round += 1) {
-      // Startup takes about a second; the kill lands somewhere in the work after it.
-      const result = await runArchive(['--older-than', '30d'], env, 500 + Math.floor(Math.random() * 1200));
+      // The kill lands at a random moment after the run's first committed batch (of either group).
+      const before = await lastBatches(data.path);
+      const result = await runArchive(['--older-than', '30d'], env, { when: async () => (await lastBatches(data.path)) !== before, afterMs: Math.floor(Math.random() * 400) });
       if (result.signal === 'SIGKILL') kills += 1;
       else assert.equal(result.code, 0, result.stderr);
       progress.push(await checkInvariant(data.path, seeded));

@@ -111,17 +111,27 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** Runs `npm run archive` (the script itself) as a child; `killAfterMs` sends SIGKILL then. */
-export function runArchive(args: string[], env: Record<string, string>, killAfterMs?: number): Promise<RunResult> {
+/**
+ * Runs `npm run archive` (the script itself) as a child. `kill`: SIGKILL
+ * `afterMs` after `when()` first answers true (polled every 10 ms), so the
+ * kill lands in the work however long the start took on a loaded machine.
+ */
+export function runArchive(args: string[], env: Record<string, string>, kill?: { when: () => Promise<boolean>; afterMs: number }): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/archive.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn', MONGO_URL: '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = killAfterMs === undefined ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    let exited = false;
+    if (kill) {
+      void (async () => {
+        while (!exited && !(await kill.when())) await new Promise((r) => setTimeout(r, 10));
+        setTimeout(() => exited || child.kill('SIGKILL'), kill.afterMs);
+      })();
+    }
     child.on('exit', (code, signal) => {
-      if (timer) clearTimeout(timer);
+      exited = true;
       resolve({ code, signal, stdout, stderr });
     });
   });
