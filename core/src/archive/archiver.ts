@@ -75,9 +75,8 @@ export class Archiver {
     let batches = 0;
     let finished = false;
     try {
-      let manifest = await readManifest(this.options.dir, group);
       const pending = lease.current.pending;
-      if (pending) await this.recover(lease, manifest, pending);
+      if (pending) await this.recover(lease, await readManifest(this.options.dir, group), pending);
       const window = new DueWindow(store, GROUPS[group], cutoff, this.options.batchSize);
       while (!this.stopping) {
         const docs = await window.next();
@@ -86,7 +85,7 @@ export class Archiver {
           break;
         }
         const items = await GROUPS[group].expand(store, docs);
-        manifest = await this.commit(lease, items);
+        await this.commit(lease, items);
         for (const item of items) archived[item.kind] += 1;
         batches += 1;
         await yieldToLoop();
@@ -109,7 +108,7 @@ export class Archiver {
     await lease.update({ pending: null });
   }
 
-  private async commit(lease: ArchiveLease, items: readonly DueItem[]): Promise<Manifest> {
+  private async commit(lease: ArchiveLease, items: readonly DueItem[]): Promise<void> {
     const { dir, group } = this.options;
     const batch = randomUUID();
     const ids: Partial<Record<ArchiveKind, string[]>> = {};
@@ -136,7 +135,6 @@ export class Archiver {
     await writeManifest(dir, next);
     await this.deleteAll(pending);
     await lease.update({ pending: null });
-    return next;
   }
 
   private async deleteAll(pending: PendingBatch): Promise<void> {
