@@ -106,9 +106,9 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
     idle = await runQueryMix(store, config.search, targets, mix, runs, false);
     // The seed spreads jobs over a year: the oldest quarter alone, then the next quarter beside the mix.
     console.log('archiver alone (finished jobs older than 270 days) ...');
-    const idle = idleLoop();
+    const idleProcess = idleLoop();
     alone = await runArchiver(workDir, 270);
-    idleLoopDelay = await idle.stop();
+    idleLoopDelay = await idleProcess.stop();
     console.log('search mix while the archiver runs (finished jobs older than 180 days) ...');
     const archiving = runArchiver(workDir, 180);
     const mixStart = performance.now();
