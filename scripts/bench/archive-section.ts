@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
@@ -134,7 +134,7 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
     '<!-- bench:archive:start -->',
     `## Archive over ${jobCount.toLocaleString('en-US')} jobs (embedded SQLite store)`,
     '',
-    `Command: \`npm run bench -- --only archive --jobs ${jobCount} --runs ${runs}\` · date ${date} · ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}) · Node ${process.version}`,
+    `Command: \`npm run bench -- --only archive --jobs ${jobCount} --runs ${runs}\` · date ${date} · ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}) · Node ${process.version} · load average ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine shows in every delay, hence the idle baseline)`,
     '',
     `On a copy of the seeded store, default batch size (${config.retention.batchSize} jobs with their tasks). The archiver is \`npm run archive -- --only jobs\` as its own process beside two real cores, as an operator runs it by hand; in a core's background it does the same work on the core's event loop, which is why its loop delay is reported.`,
     '',
