@@ -96,6 +96,19 @@ export interface AppConfig {
     /** Collect Prometheus metrics and serve `GET /metrics` (docs/metrics.md). */
     enabled: boolean;
   };
+  /** What leaves the store for the archive, and when (docs/archive.md). */
+  retention: {
+    /** Days a finished job (complete, canceled) and its tasks stay after it ended; 0 keeps them for ever. */
+    jobDays: number;
+    /** Days a gateway audit record stays; 0 keeps them for ever. */
+    auditDays: number;
+    /** How often each service looks for due documents, in milliseconds. */
+    pollMs: number;
+    /** How long an archiver's claim lasts without renewal, in milliseconds. */
+    leaseMs: number;
+    /** Jobs or audit records archived per batch. */
+    batchSize: number;
+  };
 }
 
 // Messages never echo the offending value: after $VAULT_ resolution the value
@@ -167,6 +180,13 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
   scheduler: Joi.object({ pollMs: Joi.number().integer().min(10).max(3_600_000) }),
   stalls: Joi.object({ thresholdMs: Joi.number().integer().min(50).max(600_000) }),
   metrics: Joi.object({ enabled: Joi.boolean() }),
+  retention: Joi.object({
+    jobDays: Joi.number().integer().min(0),
+    auditDays: Joi.number().integer().min(0),
+    pollMs: Joi.number().integer().min(100).max(86_400_000),
+    leaseMs: Joi.number().integer().min(500).max(3_600_000),
+    batchSize: Joi.number().integer().min(1).max(10_000),
+  }),
   vault: Joi.object({
     url: httpUrl().allow(null),
     token: Joi.string().allow(null),

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/load.ts';
 import type { AppConfig } from '../config/load.ts';
+import { readArchiveState } from '../core/src/archive/lease.ts';
 import { openStore } from '../core/src/store/open.ts';
 import { SqliteStore } from '../core/src/store/sqlite/store.ts';
 import type { Store } from '../core/src/store/types.ts';
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
   const { format, target, since, until } = parsed.params;
 
   const builder = new ReportBuilder({ entries, release, target, since, until });
+  let historyBegins: number | null = null;
   if (fromLog !== undefined) {
     const read = await eachLogCall(fromLog, entries, (call) => builder.add(call));
     process.stderr.write(`audit: ${fromLog}: ${plural(read.lines, 'line')}, ${plural(read.calls, 'legacy call')}, ${plural(read.ignored, 'other call')} ignored, ${read.invalid} unreadable\n`);
@@ -116,11 +118,12 @@ async function main(): Promise<void> {
     try {
       const read = await eachStoredCall(store, { since, until }, (call) => builder.add(call));
       if (read.skipped > 0) process.stderr.write(`audit: ${plural(read.skipped, 'stored document')} could not be read as audit records and were left out\n`);
+      historyBegins = (await readArchiveState(store, 'audit'))?.archivedBefore ?? null;
     } finally {
       await store.close();
     }
   }
-  const out = render(builder.finish(Date.now()), format);
+  const out = render(builder.finish(Date.now(), historyBegins), format);
   const file = arg('out');
   if (file !== undefined) await writeFile(file, out);
   else process.stdout.write(out);

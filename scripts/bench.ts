@@ -2,12 +2,13 @@
  * `npm run bench`: every benchmark figure the issues ask for, each beside its
  * baseline in the same run, written to BENCHMARKS.md with the command and date.
  *
- *   npm run bench -- [--only all|search|engine|gateway|relay] [--jobs 1000000] [--runs 300] [--seconds 10]
+ *   npm run bench -- [--only all|search|engine|gateway|relay|archive] [--jobs 1000000] [--runs 300] [--seconds 10]
  *                    [--engine-jobs 3000] [--data-dir .bench-data/search] [--fresh] [--no-write]
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { archiveSection } from './bench/archive-section.ts';
 import { engineSection } from './bench/engine-section.ts';
 import { gatewaySection } from './bench/gateway-section.ts';
 import { renderPlot } from './bench/plot.ts';
@@ -34,8 +35,8 @@ const runs = Number(args.runs);
 const engineJobs = Number(args['engine-jobs']);
 const only = args.only!;
 const seconds = Number(args.seconds);
-if (!['all', 'search', 'engine', 'gateway', 'relay'].includes(only) || !Number.isSafeInteger(seconds) || seconds < 2 || !Number.isSafeInteger(jobCount) || jobCount < 1000 || !Number.isSafeInteger(runs) || runs < 10 || !Number.isSafeInteger(engineJobs) || engineJobs < 100) {
-  console.error('usage: npm run bench -- [--only all|search|engine|gateway|relay] [--seconds N>=2] [--jobs N>=1000] [--runs N>=10] [--engine-jobs N>=100] [--data-dir DIR] [--fresh] [--no-write]');
+if (!['all', 'search', 'engine', 'gateway', 'relay', 'archive'].includes(only) || !Number.isSafeInteger(seconds) || seconds < 2 || !Number.isSafeInteger(jobCount) || jobCount < 1000 || !Number.isSafeInteger(runs) || runs < 10 || !Number.isSafeInteger(engineJobs) || engineJobs < 100) {
+  console.error('usage: npm run bench -- [--only all|search|engine|gateway|relay|archive] [--seconds N>=2] [--jobs N>=1000] [--runs N>=10] [--engine-jobs N>=100] [--data-dir DIR] [--fresh] [--no-write]');
   process.exit(2);
 }
 
@@ -68,7 +69,7 @@ interface Stored {
 function record(section: string, panels: readonly Panel[], goals: readonly Goal[]): void {
   mkdirSync(PLOT_DIR, { recursive: true });
   const stored: Stored = existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Stored) : { panels: [], goals: [], dates: {} };
-  const order = ['search', 'engine', 'gateway', 'relay'];
+  const order = ['search', 'engine', 'gateway', 'relay', 'archive'];
   const bySection = <T extends { section: string }>(kept: readonly T[], fresh: readonly T[]): T[] =>
     [...kept.filter((x) => x.section !== section), ...fresh].sort((a, b) => order.indexOf(a.section) - order.indexOf(b.section));
   const next: Stored = { panels: bySection(stored.panels, panels), goals: bySection(stored.goals, goals), dates: { ...stored.dates, [section]: new Date().toISOString().slice(0, 10) } };
@@ -90,3 +91,4 @@ await run('search', () => searchSection(jobCount, runs, resolve(args['data-dir']
 await run('engine', () => engineSection(engineJobs));
 await run('gateway', () => gatewaySection(seconds, 10));
 await run('relay', () => relaySection(seconds));
+await run('archive', () => archiveSection(jobCount, runs, resolve(args['data-dir']!)));

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../config/load.ts';
 import { createCoreApp } from './app.ts';
+import { startArchiveService } from './archive/service.ts';
 import { listen } from './http/listen.ts';
 import { STALL_CHECK_MS, startStallDetector } from './http/stall-detector.ts';
 import { createLogger } from './logger.ts';
@@ -22,6 +23,8 @@ setInterval(() => void core.gateways.publish().catch((err: unknown) => logger.wa
 const server = await listen(core.app, config.core.port, '0.0.0.0');
 core.automationScheduler.start();
 core.triggerScheduler.start();
+// Finished jobs past their retention go to DATA_DIR/archive (off unless RETENTION_JOB_DAYS is set).
+const archive = startArchiveService({ store, dataDir: config.dataDir, group: 'jobs', retention: config.retention, logger });
 const { port } = server.address() as AddressInfo;
 logger.info(`core listening on port ${port} (store: ${store.kind})`, { port });
 
@@ -34,6 +37,7 @@ async function stop(signal: string): Promise<void> {
   server.closeIdleConnections();
   await core.automationScheduler.stop();
   await core.triggerScheduler.stop();
+  await archive.stop();
   core.engine.stop();
   await store.close();
   process.exit(0);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
 import { listen } from '../../core/src/http/listen.ts';
 import { STALL_CHECK_MS, startStallDetector } from '../../core/src/http/stall-detector.ts';
+import { startArchiveService } from '../../core/src/archive/service.ts';
 import { createLogger } from '../../core/src/logger.ts';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { openStore } from '../../core/src/store/open.ts';
@@ -24,6 +25,8 @@ const auditJournal = AuditJournal.open(join(config.dataDir, 'gateway-audit.jsonl
 if (auditJournal.recovered.length > 0) logger.info(`audit: ${auditJournal.recovered.length} records kept by the journal of an earlier run go into the store with the first batch`);
 const gateway = createGatewayApp({ config, logger, store, auditJournal, ...(auditSink ? { auditSink } : {}) });
 const server = await listen(gateway.app, config.port, '0.0.0.0');
+// Audit records past their retention go to DATA_DIR/archive (off unless RETENTION_AUDIT_DAYS is set).
+const archive = startArchiveService({ store, dataDir: config.dataDir, group: 'audit', retention: config.retention, logger });
 const { port } = server.address() as AddressInfo;
 logger.info(`gateway listening on port ${port}, core at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port });
 
@@ -35,6 +38,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     logger.info(`gateway stopping (${signal})`);
     server.close();
     server.closeIdleConnections();
-    void gateway.close().then(() => store.close()).then(() => process.exit(0));
+    void archive.stop().then(() => gateway.close()).then(() => store.close()).then(() => process.exit(0));
   });
 }

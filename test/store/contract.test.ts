@@ -150,6 +150,19 @@ for (const factory of storeFactories()) {
       assert.deepEqual(await store.collection('login_attempts').findById('u:old'), { _id: 'u:old', count: 1, expiresAt: 9_000 });
     });
 
+    test('a batch deletes documents by id, an unknown id deleting nothing, and the deleted are gone from searches and counts', async () => {
+      await store.collection('workflows').insertMany([{ _id: 'del-1', name: 'd1' }, { _id: 'del-2', name: 'd2' }, { _id: 'del-3', name: 'd3' }]);
+      const before = await store.collection('workflows').count(null);
+      const ok = await store.batch([
+        { op: 'delete', collection: 'workflows', id: 'del-1' },
+        { op: 'delete', collection: 'workflows', id: 'no-such-doc' },
+        { op: 'delete', collection: 'workflows', id: 'del-3' },
+      ]);
+      assert.equal(ok, true);
+      assert.deepEqual((await store.collection('workflows').findByIds(['del-1', 'del-2', 'del-3'])).map((d) => d['_id']), ['del-2']);
+      assert.equal(await store.collection('workflows').count(null), before - 2);
+    });
+
     test('a new store has every declared index', async () => {
       for (const name of ['jobs', 'tasks', 'accounts'] as const) {
         const status = await store.collection(name).indexStatus();

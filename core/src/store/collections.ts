@@ -11,7 +11,7 @@ import type { IndexDescription } from './types.ts';
 export const COLLECTION_NAMES = [
   'jobs', 'tasks', 'accounts', 'groups', 'roles', 'workflows', 'transformations',
   'automations', 'triggers', 'catalog_store', 'forms', 'adapters', 'sessions', 'service_accounts', 'audit', 'cluster',
-  'om_automations', 'discovered_actions', 'iap_profiles', 'login_attempts',
+  'om_automations', 'discovered_actions', 'iap_profiles', 'login_attempts', 'archive_state',
 ] as const;
 export type CollectionName = (typeof COLLECTION_NAMES)[number];
 
@@ -95,6 +95,8 @@ const specs: Record<CollectionName, CollectionSpec> = {
   // Failed-login counters and lockouts shared by every core (login-limiter.ts), `{_id, count, expiresAt}`;
   // the store drops those past `expiresAt` as it counts (Store.increment).
   login_attempts: { name: 'login_attempts', docType: null, indexes: [index([['expiresAt', 1]])] },
+  // The archiver's lease and unfinished batch, one document per archive group (docs/archive.md).
+  archive_state: { name: 'archive_state', docType: null, indexes: [] },
   // The gateway's migration audit: one record per legacy call.
   audit: { name: 'audit', docType: docTypes.audit, indexes: [index([['time', 1], ['_id', 1]]), index([['operation', 1], ['time', 1]])] },
 };

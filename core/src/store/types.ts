@@ -88,7 +88,9 @@ export type WriteOp =
    * the rest of each as it is at commit time: for a change to documents
    * another writer may rewrite meanwhile (a read-then-replace would undo it).
    */
-  | { readonly op: 'setFields'; readonly collection: CollectionName; readonly where: Condition; readonly fields: Readonly<Record<string, unknown>> };
+  | { readonly op: 'setFields'; readonly collection: CollectionName; readonly where: Condition; readonly fields: Readonly<Record<string, unknown>> }
+  /** Removes the document with this `_id`, if there is one (the archiver's deletes: one commit for many). */
+  | { readonly op: 'delete'; readonly collection: CollectionName; readonly id: string };
 
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';

@@ -6,7 +6,7 @@ import type { Report, ReportRow } from './report.ts';
 
 export const CSV_COLUMNS = [
   'status', 'client', 'client_kind', 'user_agents', 'operation', 'entry', 'legacy', 'calls', 'first_seen', 'last_seen',
-  'rewritten', 'refused', 'failed', 'replacement', 'deprecated', 'removed',
+  'rewritten', 'refused', 'failed', 'replacement', 'deprecated', 'removed', 'history_begins',
 ] as const;
 
 /**
@@ -25,14 +25,19 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-function cells(row: ReportRow): Array<string | number | null> {
+/**
+ * `history_begins` repeats on every row the day before which calls were
+ * archived (empty while none were): a line of its own would break the
+ * header-first shape spreadsheets and CSV readers expect.
+ */
+function cells(row: ReportRow, historyBegins: string | null): Array<string | number | null> {
   return [
     row.status, row.client, row.clientKind, row.userAgents.join('; '), row.operation, row.entry, row.legacy, row.calls, row.firstSeen, row.lastSeen,
-    row.outcomes.rewritten, row.outcomes.refused, row.outcomes.failed, row.replacement, row.deprecated, row.removed,
+    row.outcomes.rewritten, row.outcomes.refused, row.outcomes.failed, row.replacement, row.deprecated, row.removed, historyBegins?.slice(0, 10) ?? null,
   ];
 }
 
 export function renderCsv(report: Report): string {
-  const lines = [CSV_COLUMNS.join(','), ...report.rows.map((row) => cells(row).map(csvField).join(','))];
+  const lines = [CSV_COLUMNS.join(','), ...report.rows.map((row) => cells(row, report.historyBegins).map(csvField).join(','))];
   return `${lines.join('\r\n')}\r\n`;
 }

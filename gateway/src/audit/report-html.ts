@@ -8,7 +8,7 @@
 import { escapeHtml as e, renderChart } from './report-chart.ts';
 import type { Report, ReportRow, RowStatus } from './report.ts';
 import { summarize } from './report.ts';
-import { plural, rangeText, shortTime } from './report-text.ts';
+import { historyText, plural, rangeText, shortTime } from './report-text.ts';
 
 /** The headers the HTML answer carries: the page runs nothing and embeds nothing from elsewhere. */
 export const HTML_HEADERS: Readonly<Record<string, string>> = {
@@ -119,7 +119,7 @@ ${report.rows.map(row).join('\n')}
 <header>
 <h1>Legacy API migration audit</h1>
 <p class="meta">Platform release <b>${e(report.release)}</b> · target release <b>${e(report.target)}</b> · ${e(rangeText(report))} · generated ${e(report.generatedAt)}</p>
-</header>
+${historyText(report) === null ? '' : `<p class="meta history">${e(historyText(report)!)}</p>\n`}</header>
 <section class="cards" aria-label="Summary">
 ${card('clients', s.clients)}
 ${card('legacy operations', s.operations)}

@@ -13,6 +13,7 @@ import type { CoreClient, Credentials } from '../core-client.ts';
 import type { Entry } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 import type { AuditRecorder } from './recorder.ts';
+import { readArchiveState } from '../../../core/src/archive/lease.ts';
 import { ReportBuilder } from './report.ts';
 import type { Report } from './report.ts';
 import { renderCsv } from './report-csv.ts';
@@ -111,6 +112,6 @@ export function auditReportRoute(deps: ReportRouteDeps): Middleware {
     await deps.audit.flush();
     const builder = new ReportBuilder({ entries: deps.entries, release: deps.release, target, since, until });
     await eachStoredCall(deps.store, { since, until }, (call) => builder.add(call));
-    send(ctx, builder.finish(now()), format);
+    send(ctx, builder.finish(now(), (await readArchiveState(deps.store, 'audit'))?.archivedBefore ?? null), format);
   };
 }

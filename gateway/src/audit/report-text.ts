@@ -30,6 +30,11 @@ export function rangeText(report: Report): string {
   return `calls from ${report.since} until ${report.until}`;
 }
 
+/** The line saying the store's history is cut short by the archive; null while nothing was archived. */
+export function historyText(report: Report): string | null {
+  return report.historyBegins === null ? null : `history begins ${report.historyBegins.slice(0, 10)}: earlier records were archived (npm run archive -- --restore brings them back)`;
+}
+
 export function summaryText(report: Report): string {
   const s = summarize(report);
   return `${plural(s.clients, 'client')} calling ${plural(s.operations, 'legacy operation')} (${plural(s.calls, 'call')}); `
@@ -56,6 +61,7 @@ export function renderText(report: Report): string {
   const head = [
     `Legacy API migration audit: release ${report.release}, target ${report.target}`,
     `Generated ${report.generatedAt} from ${rangeText(report)}`,
+    ...(historyText(report) === null ? [] : [`Note: ${historyText(report)}`]),
     summaryText(report),
     '',
   ];

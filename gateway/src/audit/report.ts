@@ -66,6 +66,8 @@ export interface Report {
   readonly generatedAt: string;
   readonly since: string | null;
   readonly until: string | null;
+  /** Calls before this were archived (retention, docs/archive.md): the store's history starts here. Null while nothing was archived. */
+  readonly historyBegins: string | null;
   readonly rows: readonly ReportRow[];
   readonly series: Series;
 }
@@ -167,10 +169,11 @@ export class ReportBuilder {
     perHour.set(hour, (perHour.get(hour) ?? 0) + 1);
   }
 
-  finish(generatedAt: number): Report {
+  /** `historyBegins`: epoch ms before which the audit records were archived, if any were. */
+  finish(generatedAt: number, historyBegins: number | null = null): Report {
     const { release, target, since, until } = this.options;
     const rows = [...this.rows.values()].map((acc) => this.row(acc)).sort(compareRows);
-    return { release, target, generatedAt: new Date(generatedAt).toISOString(), since: iso(since), until: iso(until), rows, series: this.series() };
+    return { release, target, generatedAt: new Date(generatedAt).toISOString(), since: iso(since), until: iso(until), historyBegins: iso(historyBegins), rows, series: this.series() };
   }
 
   private row(acc: Acc): ReportRow {

@@ -97,8 +97,8 @@ test('JSON: one row per client and operation, most urgent first, including calls
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.match(res.headers.get('content-type')!, /^application\/json/);
   assert.equal(res.headers.get('cache-control'), 'no-store');
-  const body = res.body as { release: string; target: string; generatedAt: string; since: null; until: null; rows: unknown[]; series: { bucket: string; buckets: string[]; operations: Array<{ operation: string; total: number; counts: number[] }> } };
-  assert.deepEqual(Object.keys(body), ['release', 'target', 'generatedAt', 'since', 'until', 'rows', 'series']);
+  const body = res.body as { release: string; target: string; generatedAt: string; since: null; until: null; historyBegins: null; rows: unknown[]; series: { bucket: string; buckets: string[]; operations: Array<{ operation: string; total: number; counts: number[] }> } };
+  assert.deepEqual(Object.keys(body), ['release', 'target', 'generatedAt', 'since', 'until', 'historyBegins', 'rows', 'series']);
   assert.deepEqual([body.release, body.target, body.since, body.until], ['2022.1', '2022.2', null, null]);
   assert.ok(Math.abs(Date.parse(body.generatedAt) - Date.now()) < 60_000);
   assert.deepEqual(body.rows, expectedRows());
@@ -137,13 +137,13 @@ test('CSV: a header line, then one RFC 4180 line per row in the same order', asy
   const at = (key: string) => { const o = outcomes(key); return `${first(key)},${last(key)},${o.rewritten},${o.refused},${o.failed}`; };
   const now = `${iso(injectedAt)},${iso(injectedAt)}`;
   assert.equal(res.body, [
-    'status,client,client_kind,user_agents,operation,entry,legacy,calls,first_seen,last_seen,rewritten,refused,failed,replacement,deprecated,removed',
-    `broken now,etl-robot,account,etl/1,getRetiredThing,audit-test.getRetiredThing,,1,${now},0,1,0,,2020.2,2021.2`,
-    `breaks at target,admin,account,nightly-cleanup/2.1,getJob,workflow-engine.getJob,GET /workflow_engine/getJob/:job_id,2,${at('admin/workflow-engine.getJob')},GET /operations-manager/jobs/:id,2021.2,2022.2`,
-    `breaks at target,127.0.0.1,address,curl/8.5.0,getJob,workflow-engine.getJob,GET /workflow_engine/getJob/:job_id,1,${at('127.0.0.1/workflow-engine.getJob')},GET /operations-manager/jobs/:id,2021.2,2022.2`,
-    `breaks at target,admin,account,nightly-cleanup/2.1,cancelJob,workflow-engine.cancelJob,POST /workflow_engine/cancelJob,1,${at('admin/workflow-engine.cancelJob')},POST /operations-manager/jobs/cancel,2021.2,2022.2`,
-    `breaks at target,operator,account,ops-dashboard/0.9,getJob,workflow-engine.getJob,GET /workflow_engine/getJob/:job_id,1,${at('operator/workflow-engine.getJob')},GET /operations-manager/jobs/:id,2021.2,2022.2`,
-    `deprecated,etl-robot,account,etl/1,getLaterThing,audit-test.getLaterThing,,1,${now},1,0,0,,2022.1,2023.2`,
+    'status,client,client_kind,user_agents,operation,entry,legacy,calls,first_seen,last_seen,rewritten,refused,failed,replacement,deprecated,removed,history_begins',
+    `broken now,etl-robot,account,etl/1,getRetiredThing,audit-test.getRetiredThing,,1,${now},0,1,0,,2020.2,2021.2,`,
+    `breaks at target,admin,account,nightly-cleanup/2.1,getJob,workflow-engine.getJob,GET /workflow_engine/getJob/:job_id,2,${at('admin/workflow-engine.getJob')},GET /operations-manager/jobs/:id,2021.2,2022.2,`,
+    `breaks at target,127.0.0.1,address,curl/8.5.0,getJob,workflow-engine.getJob,GET /workflow_engine/getJob/:job_id,1,${at('127.0.0.1/workflow-engine.getJob')},GET /operations-manager/jobs/:id,2021.2,2022.2,`,
+    `breaks at target,admin,account,nightly-cleanup/2.1,cancelJob,workflow-engine.cancelJob,POST /workflow_engine/cancelJob,1,${at('admin/workflow-engine.cancelJob')},POST /operations-manager/jobs/cancel,2021.2,2022.2,`,
+    `breaks at target,operator,account,ops-dashboard/0.9,getJob,workflow-engine.getJob,GET /workflow_engine/getJob/:job_id,1,${at('operator/workflow-engine.getJob')},GET /operations-manager/jobs/:id,2021.2,2022.2,`,
+    `deprecated,etl-robot,account,etl/1,getLaterThing,audit-test.getLaterThing,,1,${now},1,0,0,,2022.1,2023.2,`,
     '',
   ].join('\r\n'));
 });

@@ -41,9 +41,9 @@ test('CSV fields: quoted only when needed, quotes doubled, formula starts defuse
 
 test('CSV: the whole report, CRLF line ends, a hostile client name kept intact inside one quoted field', () => {
   assert.equal(renderCsv(report()), [
-    'status,client,client_kind,user_agents,operation,entry,legacy,calls,first_seen,last_seen,rewritten,refused,failed,replacement,deprecated,removed',
-    `broken now,"Evil ""Corp"", Inc.\r\n<script>alert(1)</script>",account,"'=HYPERLINK(""http://x""); ua ""two""",getJob,we.getJob,,2,2024-05-01T10:00:00.000Z,2024-05-01T10:01:00.000Z,2,0,0,,2021.1,2022.1`,
-    'deprecated,10.0.0.9,address,curl/8.0,searchJobs,we.searchJobs,,1,2024-05-01T10:00:00.000Z,2024-05-01T10:00:00.000Z,1,0,0,,2021.1,2023.1',
+    'status,client,client_kind,user_agents,operation,entry,legacy,calls,first_seen,last_seen,rewritten,refused,failed,replacement,deprecated,removed,history_begins',
+    `broken now,"Evil ""Corp"", Inc.\r\n<script>alert(1)</script>",account,"'=HYPERLINK(""http://x""); ua ""two""",getJob,we.getJob,,2,2024-05-01T10:00:00.000Z,2024-05-01T10:01:00.000Z,2,0,0,,2021.1,2022.1,`,
+    'deprecated,10.0.0.9,address,curl/8.0,searchJobs,we.searchJobs,,1,2024-05-01T10:00:00.000Z,2024-05-01T10:00:00.000Z,1,0,0,,2021.1,2023.1,',
     '',
   ].join('\r\n'));
 });

@@ -152,8 +152,12 @@ export class MongoCollection implements DocCollection {
     return this.mapped(() => this.replaceIfRevIn(stored, expectedRev));
   }
 
+  async deleteIn(id: string, session?: ClientSession): Promise<boolean> {
+    return (await this.coll.deleteOne({ _id: id }, { session })).deletedCount === 1;
+  }
+
   async deleteOne(id: string): Promise<boolean> {
-    return this.mapped(async () => (await this.coll.deleteOne({ _id: id })).deletedCount === 1);
+    return this.mapped(() => this.deleteIn(id));
   }
 
   async indexStatus(): Promise<IndexStatus> {

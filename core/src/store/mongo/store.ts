@@ -131,7 +131,7 @@ export class MongoStore implements Store {
   /** All or nothing, in one transaction; a failed revision check aborts it. */
   async batch(ops: readonly WriteOp[]): Promise<boolean> {
     // Encoded (and size-checked) before the transaction: a document too large is refused with nothing begun.
-    const stored = ops.map((w) => (w.op === 'setFields' ? null : this.collection(w.collection).toStored(w.doc)));
+    const stored = ops.map((w) => (w.op === 'setFields' || w.op === 'delete' ? null : this.collection(w.collection).toStored(w.doc)));
     let at = 0;
     try {
       await this.transact(async (session) => {
@@ -142,6 +142,7 @@ export class MongoStore implements Store {
           if (w.op === 'insert') await c.insertIn(stored[i]!, session);
           else if (w.op === 'replace') await c.replaceIn(stored[i]!, session);
           else if (w.op === 'setFields') await c.setFieldsIn(w.where, w.fields, session);
+          else if (w.op === 'delete') await c.deleteIn(w.id, session);
           else if (!(await c.replaceIfRevIn(stored[i]!, w.expectedRev, session))) throw new RevisionMoved();
         }
       });

@@ -233,6 +233,10 @@ export class SqliteCollection implements DocCollection {
   }
 
   async deleteOne(id: string): Promise<boolean> {
+    return this.deleteSync(id);
+  }
+
+  deleteSync(id: string): boolean {
     this.counts.clear();
     try {
       return this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;

@@ -82,6 +82,7 @@ export class SqliteStore implements Store {
         if (w.op === 'insert') c.insertSync(w.doc);
         else if (w.op === 'replace') c.replaceSync(w.doc);
         else if (w.op === 'setFields') c.setFieldsSync(w.where, w.fields);
+        else if (w.op === 'delete') c.deleteSync(w.id);
         else if (!c.replaceIfRevSync(w.doc, w.expectedRev)) {
           applied = false;
           throw new RevisionMoved();

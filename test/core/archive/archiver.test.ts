@@ -1,0 +1,139 @@
+/**
+ * The archiver's lease and its recovery of a killed holder's batch, on both
+ * stores (SQLite always, MongoDB when MONGO_URL is set): the crash states a
+ * kill leaves are set up directly, and the next pass must finish or forget
+ * them without losing or doubling a document.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Archiver } from '../../../core/src/archive/archiver.ts';
+import { readDocs, readManifest, writeManifest } from '../../../core/src/archive/files.ts';
+import { ArchiveLease, LeaseLostError } from '../../../core/src/archive/lease.ts';
+import { createLogger } from '../../../core/src/logger.ts';
+import type { Doc, Store } from '../../../core/src/store/types.ts';
+import { MONGO_SKIP_REASON, storeFactories } from '../../helpers/stores.ts';
+
+if (!process.env['MONGO_URL']) console.log(`# ${MONGO_SKIP_REASON}`);
+
+const DAY = 86_400_000;
+const logger = createLogger({ level: 'error', service: 'test' });
+
+/** `n` finished jobs 40 days old with two tasks each, and one recent job; answers the due jobs' ids. */
+async function seed(store: Store, n: number, offset: number): Promise<string[]> {
+  const now = Date.now();
+  const ids: string[] = [];
+  const jobs: Doc[] = [];
+  const tasks: Doc[] = [];
+  for (let i = 0; i < n + 1; i += 1) {
+    const id = (offset + i).toString(16).padStart(24, '0');
+    const end = i < n ? now - 40 * DAY - i * 60_000 : now - DAY;
+    jobs.push({ _id: id, name: `j${i}`, status: 'complete', metrics: { start_time: end - 1000, end_time: end } });
+    for (const t of [0, 1]) tasks.push({ _id: `${id}-t${t}`, name: `t${t}`, status: 'complete', job: { _id: id } });
+    if (i < n) ids.push(id);
+  }
+  await store.collection('jobs').insertMany(jobs);
+  await store.collection('tasks').insertMany(tasks);
+  return ids;
+}
+
+async function archivedIds(dir: string, kind: 'jobs' | 'tasks'): Promise<string[]> {
+  const manifest = await readManifest(dir, 'jobs');
+  const out: string[] = [];
+  for (const [name, entry] of Object.entries(manifest.files)) if (entry.kind === kind) out.push(...(await readDocs(dir, name, entry)).map((d) => String(d['_id'])));
+  return out.sort();
+}
+
+for (const factory of storeFactories()) {
+  describe(`archiver on ${factory.name}`, { skip: factory.skip ?? false }, () => {
+    let store: Store;
+    let dir: string;
+    before(async () => {
+      store = await factory.open();
+    });
+    after(async () => {
+      await store.close();
+    });
+
+    test('the lease: one holder at a time, taken over only once expired, and the old holder then stops', async () => {
+      let now = 1_000_000;
+      const a = new ArchiveLease(store, 'audit', 'a', 1000, () => now);
+      const b = new ArchiveLease(store, 'audit', 'b', 1000, () => now);
+      assert.equal(await a.acquire(), true);
+      assert.equal(await b.acquire(), false);
+      now += 900;
+      await a.update();
+      now += 900;
+      assert.equal(await b.acquire(), false, 'renewed by the update');
+      now += 1200;
+      assert.equal(await b.acquire(), true, 'expired');
+      await assert.rejects(a.update(), LeaseLostError);
+      await b.release();
+      assert.equal(await a.acquire(), true, 'released');
+      await a.release();
+    });
+
+    test('a pass archives each due job with its tasks once and keeps the rest; two at once archive once', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
+      try {
+        const due = await seed(store, 30, 0x1000);
+        const make = (owner: string) => new Archiver({ store, group: 'jobs', dir, owner, leaseMs: 10_000, batchSize: 4, logger });
+        const cutoff = Date.now() - 30 * DAY;
+        const results = await Promise.all([make('one').pass(cutoff), make('two').pass(cutoff)]);
+        assert.deepEqual(results.map((r) => r.ran).sort(), [false, true]);
+        assert.deepEqual(await archivedIds(dir, 'jobs'), [...due].sort());
+        assert.deepEqual(await archivedIds(dir, 'tasks'), due.flatMap((id) => [`${id}-t0`, `${id}-t1`]).sort());
+        assert.equal(await store.collection('jobs').count(null), 1);
+        assert.equal(await store.collection('tasks').count(null), 2);
+        const state = await store.collection('archive_state').findById('jobs');
+        assert.equal(state?.['pending'], null);
+        assert.equal(state?.['archivedBefore'], cutoff);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+      }
+    });
+
+    test('a batch killed after its manifest was written: the next pass finishes its deletes and archives nothing twice', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
+      try {
+        const due = await seed(store, 6, 0x2000);
+        const cutoff = Date.now() - 30 * DAY;
+        // Archive all, then put two documents back as if their deletes had not happened yet.
+        await new Archiver({ store, group: 'jobs', dir, owner: 'first', leaseMs: 10_000, batchSize: 100, logger }).pass(cutoff);
+        const job = due[0]!;
+        await store.collection('jobs').insertOne({ _id: job, name: 'j0', status: 'complete', metrics: { start_time: 1, end_time: 2 } });
+        await store.collection('tasks').insertOne({ _id: `${job}-t0`, job: { _id: job } });
+        const manifest = await readManifest(dir, 'jobs');
+        await writeManifest(dir, { ...manifest, lastBatch: 'killed-batch' });
+        const state = (await store.collection('archive_state').findById('jobs'))!;
+        await store.collection('archive_state').replaceOne({ ...state, pending: { batch: 'killed-batch', ids: { tasks: [`${job}-t0`, `${job}-t1`], jobs: [job] } }, owner: 'dead', expiresAt: 0 });
+        const result = await new Archiver({ store, group: 'jobs', dir, owner: 'next', leaseMs: 10_000, batchSize: 100, logger }).pass(cutoff);
+        assert.equal(result.ran, true);
+        assert.equal(await store.collection('jobs').findById(job), null, 'the pending delete was finished');
+        assert.equal(await store.collection('tasks').findById(`${job}-t0`), null);
+        assert.deepEqual(await archivedIds(dir, 'jobs'), [...due].sort(), 'nothing archived twice');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+      }
+    });
+
+    test('a batch killed before its manifest was written: the next pass forgets it and archives its documents once', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
+      try {
+        const due = await seed(store, 5, 0x3000);
+        const state = await store.collection('archive_state').findById('jobs');
+        await store.collection('archive_state').replaceOne({ ...state!, pending: { batch: 'never-committed', ids: { tasks: [], jobs: due } }, owner: 'dead', expiresAt: 0 });
+        const result = await new Archiver({ store, group: 'jobs', dir, owner: 'next', leaseMs: 10_000, batchSize: 2, logger }).pass(Date.now() - 30 * DAY);
+        assert.equal(result.archived.jobs, 5);
+        assert.deepEqual(await archivedIds(dir, 'jobs'), [...due].sort());
+        assert.equal(await store.collection('jobs').count(null), 1);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
