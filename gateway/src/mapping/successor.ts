@@ -101,9 +101,18 @@ export function successorUrl(template: string, scope: Scope): string | null {
   }
 }
 
-/** The header value, or null when this call has no concrete successor. */
+/**
+ * The longest successor URL put in a `Link`. Ids come from the caller, and a
+ * hostile one near Node's 16 KiB request-header limit, percent-encoded, would
+ * make an answer whose headers the caller's own HTTP client refuses to read
+ * ("Header overflow"). No real id comes near this; 2,000 is the URL length
+ * that browsers, proxies and HTTP libraries commonly all accept.
+ */
+export const MAX_SUCCESSOR_URL = 2000;
+
+/** The header value, or null when this call has no concrete successor (or one too long to send). */
 export function successorLink(template: string | null, scope: Scope): string | null {
   if (template === null) return null;
   const url = successorUrl(template, scope);
-  return url === null ? null : `<${url}>; rel="successor-version"`;
+  return url === null || url.length > MAX_SUCCESSOR_URL ? null : `<${url}>; rel="successor-version"`;
 }
