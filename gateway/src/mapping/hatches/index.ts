@@ -4,19 +4,19 @@
  * it with `{"code": "<name>"}`, and the loader refuses names not listed.
  */
 import type { Hatch } from '../run.ts';
-import { pcAll } from './pc-all.ts';
-import { pcBrokerHost } from './pc-broker-host.ts';
-import { pcInherited } from './pc-inherited.ts';
-import { pcList } from './pc-list.ts';
-import { pcPage } from './pc-page.ts';
-import { pcSearch } from './pc-search.ts';
-import { pcUpdate } from './pc-update.ts';
-import { weAddWatchers } from './we-add-watchers.ts';
-import { weClaimTask } from './we-claim-task.ts';
-import { weJobList } from './we-job-list.ts';
-import { weJobsFromTaskQuery } from './we-jobs-from-tasks.ts';
-import { weSearch } from './we-search.ts';
-import { weTaskIterations } from './we-task-iterations.ts';
+import { pcAll } from './platform-core/all.ts';
+import { pcBrokerHost } from './platform-core/broker-host.ts';
+import { pcInherited } from './platform-core/inherited.ts';
+import { pcList } from './platform-core/list.ts';
+import { pcPage } from './platform-core/page.ts';
+import { pcSearch } from './platform-core/search.ts';
+import { pcUpdate } from './platform-core/update.ts';
+import { weAddWatchers } from './workflow-engine/add-watchers.ts';
+import { weClaimTask } from './workflow-engine/claim-task.ts';
+import { weJobList } from './workflow-engine/job-list.ts';
+import { weJobsFromTaskQuery } from './workflow-engine/jobs-from-tasks.ts';
+import { weSearch } from './workflow-engine/search.ts';
+import { weTaskIterations } from './workflow-engine/task-iterations.ts';
 
 export const hatches: ReadonlyMap<string, Hatch> = new Map<string, Hatch>([
   ['pcAll', pcAll],

@@ -10,9 +10,9 @@
  *
  * with: {kind: accounts|groups, id}
  */
-import type { Hatch } from '../run.ts';
-import type { Obj } from './pc-common.ts';
-import { argsOf, isObject, kindOf, pathOf, send, text } from './pc-common.ts';
+import type { Hatch } from '../../run.ts';
+import type { Obj } from './common.ts';
+import { argsOf, isObject, kindOf, pathOf, send, text } from './common.ts';
 
 const HATCH = 'pcInherited';
 

@@ -8,9 +8,9 @@
  * `pick` keeps only those keys of each item; `where` keeps matching items;
  * `one` answers the first match alone, or fails with that message.
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import { argsOf, isObject, PAGE, send, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import { argsOf, isObject, PAGE, send, text } from './common.ts';
 
 const HATCH = 'pcAll';
 

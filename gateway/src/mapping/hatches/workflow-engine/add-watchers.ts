@@ -3,10 +3,10 @@
  * caller. Accounts other than the caller cannot be added through it, so they
  * are refused rather than silently left out.
  */
-import { LegacyFailure } from '../run.ts';
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { callOk, isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { callOk, isObject } from './common.ts';
 
 export async function weAddWatchers(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
   const { jobId, watchers } = isObject(args) ? args : {};

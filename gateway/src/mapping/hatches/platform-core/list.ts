@@ -11,10 +11,10 @@
  * object holding it under the field's name or its legacy alias (`groups`, `roles`,
  * `methods`, `views`). A bare id stands for a group or role reference.
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import type { Kind, Obj } from './pc-common.ts';
-import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import type { Kind, Obj } from './common.ts';
+import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './common.ts';
 
 const HATCH = 'pcList';
 

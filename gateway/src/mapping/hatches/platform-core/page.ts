@@ -7,10 +7,10 @@
  *
  * with: {path, query: {limit?, skip?, ...the other list parameters}}
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import { readLimit, readSkip } from '../legacy-options.ts';
-import { argsOf, isObject, listPages, send, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import { readLimit, readSkip } from '../../legacy-options.ts';
+import { argsOf, isObject, listPages, send, text } from './common.ts';
 
 const HATCH = 'pcPage';
 

@@ -9,11 +9,11 @@
  *
  * with: {path, body}
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import type { Obj } from './pc-common.ts';
-import { project, readLimit, readProjection, readSkip, readSort, singleSort } from '../legacy-options.ts';
-import { argsOf, isObject, listPages, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import type { Obj } from './common.ts';
+import { project, readLimit, readProjection, readSkip, readSort, singleSort } from '../../legacy-options.ts';
+import { argsOf, isObject, listPages, text } from './common.ts';
 
 const HATCH = 'pcSearch';
 const PASSED = ['equals', 'equalsField', 'contains', 'containsField', 'startsWith', 'startsWithField', 'inactive'] as const;

@@ -8,8 +8,8 @@
  *
  * with: {name}
  */
-import type { Hatch } from '../run.ts';
-import { argsOf, isObject, send, text } from './pc-common.ts';
+import type { Hatch } from '../../run.ts';
+import { argsOf, isObject, send, text } from './common.ts';
 
 const HATCH = 'pcBrokerHost';
 

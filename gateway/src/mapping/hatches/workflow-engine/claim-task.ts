@@ -3,10 +3,10 @@
  * splits that into two operations, so which one to call depends on the body
  * (templates have no conditions).
  */
-import { LegacyFailure } from '../run.ts';
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { callOk, isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { callOk, isObject } from './common.ts';
 
 export async function weClaimTask(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
   const { taskId, user } = isObject(args) ? args : {};

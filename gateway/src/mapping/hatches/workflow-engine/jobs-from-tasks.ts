@@ -5,12 +5,12 @@
  * those jobs, with MongoDB's rules, so every matching task is read first, up
  * to a bound.
  */
-import { LegacyFailure } from '../run.ts';
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { readLimit, readProjection, readSkip, readSort, project } from '../legacy-options.ts';
-import { qOf } from '../legacy-search.ts';
-import { callOk, isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { readLimit, readProjection, readSkip, readSort, project } from '../../legacy-options.ts';
+import { qOf } from '../../legacy-search.ts';
+import { callOk, isObject } from './common.ts';
 
 /** Beyond this many matching tasks the legacy caller is asked to narrow the query. */
 const MAX_TASKS = 10_000;

@@ -4,10 +4,10 @@
  * `cancelled`), and its options name the page as `page: {skip, limit}` beside
  * a MongoDB filter, projection and sort (docs/gateway.md, legacy searches).
  */
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { legacySearch } from '../legacy-search.ts';
-import { isObject } from './we-common.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { legacySearch } from '../../legacy-search.ts';
+import { isObject } from './common.ts';
 
 /** Legacy status names that are not statuses of the new interface. */
 const STATUS_NAMES: Readonly<Record<string, readonly string[]>> = {

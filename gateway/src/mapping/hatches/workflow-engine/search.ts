@@ -11,12 +11,12 @@
  * `{results, skip, limit, total}` (limit 0: none), `first` the first
  * document or null.
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import { legacySearch } from '../legacy-search.ts';
-import type { SearchType } from '../legacy-search.ts';
-import type { MongoProjection } from '../legacy-options.ts';
-import { isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import { legacySearch } from '../../legacy-search.ts';
+import type { SearchType } from '../../legacy-search.ts';
+import type { MongoProjection } from '../../legacy-options.ts';
+import { isObject } from './common.ts';
 
 const HATCH = 'weSearch';
 

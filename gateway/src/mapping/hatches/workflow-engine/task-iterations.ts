@@ -3,10 +3,10 @@
  * one task's `iterations`, picked by a key that arrives in the request, which
  * a template path cannot name.
  */
-import { LegacyFailure } from '../run.ts';
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { isObject } from './common.ts';
 
 export async function weTaskIterations(args: unknown, _scope: Scope, _api: HatchApi): Promise<CoreAnswer> {
   const { tasks, task, job } = isObject(args) ? args : {};

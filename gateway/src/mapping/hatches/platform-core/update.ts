@@ -6,9 +6,9 @@
  *
  * with: {kind, id, body, wrapper?, fields: [names]}
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './common.ts';
 
 const HATCH = 'pcUpdate';
 
