@@ -4,6 +4,7 @@
  * a template path cannot name.
  */
 import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
 import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { Scope } from '../../template.ts';
 import { isObject } from './common.ts';
@@ -14,3 +15,16 @@ export async function weTaskIterations(args: unknown, _scope: Scope, _api: Hatch
   if (!isObject(entry)) throw new LegacyFailure(`Job ${String(job)} has no task ${String(task)}`);
   return { status: 200, body: Array.isArray(entry['iterations']) ? entry['iterations'] : [] };
 }
+
+export const weTaskIterationsHatch: HatchRecord = {
+  name: 'weTaskIterations',
+  surface: 'workflow-engine',
+  why: 'the answer is one task of the job\'s tasks map, picked by a key from the request, which a template path cannot name',
+  with: {
+    type: 'object',
+    required: ['tasks', 'task', 'job'],
+    additionalProperties: false,
+    properties: { tasks: { type: 'object' }, task: { type: 'string', minLength: 1 }, job: { type: 'string', minLength: 1 } },
+  },
+  run: weTaskIterations,
+};
