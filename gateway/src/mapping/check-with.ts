@@ -17,7 +17,8 @@ export interface ArgumentProblem {
   readonly reason: string;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: an unknown argument is reported with the names the schema takes (parentSchema).
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const compiled = new WeakMap<HatchRecord, ValidateFunction>();
 
 function validatorOf(hatch: HatchRecord): ValidateFunction {

@@ -46,6 +46,14 @@ function pathParams(path: string): string[] {
   return [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 }
 
+/** Each placeholder of a step with the keys of the string holding it, so a problem names its field. */
+function placedReferences(value: unknown, keys: readonly string[] = []): Array<[readonly string[], string]> {
+  if (typeof value === 'string') return references(value).map((ref) => [keys, ref]);
+  if (Array.isArray(value)) return value.flatMap((v, i) => placedReferences(v, [...keys, String(i)]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => placedReferences(v, [...keys, k]));
+  return [];
+}
+
 function checkEntry(entry: Entry, at: string, calendar: ReleaseCalendar, hatches: KnownHatches, problems: string[]): void {
   if (compareReleases(entry.deprecated, entry.removed) >= 0) problems.push(`${at}.removed: ${entry.removed} must come after deprecated ${entry.deprecated}`);
   for (const key of ['deprecated', 'removed'] as const) {
@@ -69,11 +77,12 @@ function checkEntry(entry: Entry, at: string, calendar: ReleaseCalendar, hatches
       else if (hatch) for (const p of checkArguments(hatch, step.with)) problems.push(`${here}.with${p.path}: ${p.reason}`);
     }
     if ('translateQuery' in step) vars.add(step.translateQuery.into);
-    for (const ref of references(step)) {
+    for (const [keys, ref] of placedReferences(step)) {
+      const where = `${here}${pathOf(keys)}`;
       const [root, first] = ref.replace(/\[\d+\]/g, '').split('.');
-      if (!ROOTS.has(root!)) problems.push(`${here}: {${ref}} refers to ${root}, which is none of ${[...ROOTS].join(', ')}`);
-      else if (root === 'params' && first && !params.has(first)) problems.push(`${here}: {${ref}} names a path parameter the legacy path ${entry.legacy.path} does not have`);
-      else if (root === 'vars' && first && !vars.has(first)) problems.push(`${here}: {${ref}} names a variable no earlier translateQuery sets`);
+      if (!ROOTS.has(root!)) problems.push(`${where}: {${ref}} refers to ${root}, which is none of ${[...ROOTS].join(', ')}`);
+      else if (root === 'params' && first && !params.has(first)) problems.push(`${where}: {${ref}} names a path parameter the legacy path ${entry.legacy.path} does not have`);
+      else if (root === 'vars' && first && !vars.has(first)) problems.push(`${where}: {${ref}} names a variable no earlier translateQuery sets`);
     }
   });
 }
