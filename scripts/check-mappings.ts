@@ -8,12 +8,15 @@
  * The copy replaces the table file of the same name (`workflow-engine.json`,
  * `platform-core.json`) when F is named so, else the file of the surface its
  * entries name in `source`. Repeat `--file` for several.
+ * `--docs` prints, for a valid table, the block docs/gateway.md holds
+ * between its hatch-table markers (gateway/src/mapping/describe.ts).
  * Exit codes: 0 the table is valid, 1 it has problems, 2 bad arguments.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CALENDAR_FILE, MAPPINGS_DIR } from '../gateway/src/app.ts';
+import { docsBlock } from '../gateway/src/mapping/describe.ts';
 import { hatchRegistry } from '../gateway/src/mapping/hatches/index.ts';
 import { checkMappings } from '../gateway/src/mapping/load.ts';
 import { loadCalendar } from '../gateway/src/releases.ts';
@@ -40,10 +43,11 @@ function replacedFile(path: string, tableFiles: readonly string[]): string {
 
 function main(): number {
   let files: string[];
+  let docs: boolean;
   try {
-    ({ values: { file: files = [] } } = parseArgs({ options: { file: { type: 'string', multiple: true } }, allowPositionals: false }));
+    ({ values: { file: files = [], docs = false } } = parseArgs({ options: { file: { type: 'string', multiple: true }, docs: { type: 'boolean' } }, allowPositionals: false }));
   } catch (err) {
-    console.error(`check-mappings: ${(err as Error).message}\nusage: npm run check-mappings [-- --file <path>]...`);
+    console.error(`check-mappings: ${(err as Error).message}\nusage: npm run check-mappings [-- [--file <path>]... [--docs]]`);
     return 2;
   }
   const tableFiles = readdirSync(MAPPINGS_DIR).filter((f) => f.endsWith('.json') && f !== 'schema.json');
@@ -60,6 +64,10 @@ function main(): number {
     for (const p of problems) console.error(p);
     console.error(`check-mappings: ${problems.length} problem${problems.length === 1 ? '' : 's'} in the mapping table`);
     return 1;
+  }
+  if (docs) {
+    console.log(docsBlock(entries, hatchRegistry));
+    return 0;
   }
   const hatched = entries.filter((e) => e.steps.some((s) => 'code' in s)).length;
   console.log(`check-mappings: ${entries.length} entries valid (${entries.length - hatched} templates only, ${hatched} with an escape hatch)${replace.size > 0 ? `, with ${[...replace].map(([name, path]) => `${path} as ${name}`).join(', ')}` : ''}`);
