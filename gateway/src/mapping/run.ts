@@ -44,7 +44,7 @@ export interface HatchApi {
   readonly maxLimit: number;
 }
 
-/** An escape hatch: the few operations whose rewrite needs code. */
+/** An escape hatch: an operation whose rewrite the generic steps cannot say (docs/gateway.md, "Escape hatches"). */
 export type Hatch = (args: unknown, scope: Scope, api: HatchApi) => Promise<CoreAnswer>;
 
 /**
