@@ -13,6 +13,7 @@ import type { ReleaseCalendar } from '../releases.ts';
 import { compareReleases } from '../releases.ts';
 import { checkArguments, pathOf } from './check-with.ts';
 import type { HatchRecord } from './run.ts';
+import { schemaProblems } from './schema-errors.ts';
 import { references } from './template.ts';
 import type { Entry, MappingTable, Step } from './types.ts';
 
@@ -88,8 +89,7 @@ function checkEntry(entry: Entry, at: string, calendar: ReleaseCalendar, hatches
 }
 
 /** `/entries/3/steps/1/call` as `entries[3] (<id>).steps[1].call`. */
-function located(label: string, table: unknown, pointer: string): string {
-  const keys = pointer === '' ? [] : pointer.slice(1).split('/');
+function located(label: string, table: unknown, keys: readonly string[]): string {
   if (keys[0] !== 'entries' || keys[1] === undefined) return `${label}: table${pathOf(keys)}`;
   const id = (table as { entries?: Array<{ id?: unknown }> }).entries?.[Number(keys[1])]?.id;
   return `${label}: entries[${keys[1]}]${typeof id === 'string' ? ` (${id})` : ''}${pathOf(keys.slice(2))}`;
@@ -115,7 +115,7 @@ export function checkMappings(dir: string, calendar: ReleaseCalendar, hatches: K
       continue;
     }
     if (!validate(table)) {
-      for (const e of validate.errors ?? []) problems.push(`${located(label, table, e.instancePath)}: ${e.message ?? 'is not valid'}`);
+      for (const p of schemaProblems(validate.errors ?? [], table)) problems.push(`${located(label, table, p.keys)}: ${p.reason}`);
       continue;
     }
     table.entries.forEach((entry, i) => {
