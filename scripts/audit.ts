@@ -25,7 +25,7 @@ import { describeProblems, readParams } from '../gateway/src/audit/report-params
 import type { Format } from '../gateway/src/audit/report-params.ts';
 import { eachStoredCall } from '../gateway/src/audit/report-store.ts';
 import { plural, renderText } from '../gateway/src/audit/report-text.ts';
-import { hatches } from '../gateway/src/mapping/hatches/index.ts';
+import { hatchRegistry } from '../gateway/src/mapping/hatches/index.ts';
 import { loadMappings } from '../gateway/src/mapping/load.ts';
 import { loadCalendar } from '../gateway/src/releases.ts';
 
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   }
   const release = config.platform.release;
   const calendar = loadCalendar(CALENDAR_FILE);
-  const entries = loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
+  const entries = loadMappings(MAPPINGS_DIR, calendar, hatchRegistry);
   const parsed = readParams({ format: arg('format'), target: arg('target'), since: arg('since'), until: arg('until') }, { formats: FORMATS, defaultFormat: 'text', calendar, release });
   if (!parsed.ok) usage(describeProblems(parsed.problems.map((p) => ({ ...p, parameter: `--${p.parameter}` }))));
   const { format, target, since, until } = parsed.params;

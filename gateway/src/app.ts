@@ -27,7 +27,7 @@ import { coreRouteTable } from './openapi/core-routes.ts';
 import { gatewayDocument } from './openapi/document.ts';
 import { legacyObserver } from './observe-legacy.ts';
 import { isOwnPath, ownRouteOf, ownRoutes } from './own-routes.ts';
-import { hatches } from './mapping/hatches/index.ts';
+import { hatches, hatchRegistry } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
 import type { Entry } from './mapping/types.ts';
 import { parseSize, passThrough } from './proxy.ts';
@@ -52,6 +52,8 @@ export interface GatewayDeps {
   /** Where audit batches are stored; by default `store`, on the event loop (the writer thread takes SQLite's off it). */
   readonly auditSink?: AuditSink;
   readonly entries?: readonly Entry[];
+  /** Where the mapping table is read when no entries are given: mappings/ (tests start on an edited copy). */
+  readonly mappingsDir?: string;
   readonly calendar?: ReleaseCalendar;
   /** The client for rewritten calls; tests pass one that records what it sends. */
   readonly coreClient?: CoreClient;
@@ -104,7 +106,7 @@ class GatewayKoa extends Koa {
 export function createGatewayApp(deps: GatewayDeps): Gateway {
   const calendar = deps.calendar ?? loadCalendar(CALENDAR_FILE);
   // A bad table stops the gateway here, with every problem named.
-  const entries = deps.entries ?? loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
+  const entries = deps.entries ?? loadMappings(deps.mappingsDir ?? MAPPINGS_DIR, calendar, hatchRegistry);
   const app = new GatewayKoa();
   app.silent = true;
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null, ...(deps.auditSink ? { sink: deps.auditSink } : {}) });

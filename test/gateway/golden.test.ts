@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadMappings } from '../../gateway/src/mapping/load.ts';
-import { hatches } from '../../gateway/src/mapping/hatches/index.ts';
+import { hatchRegistry } from '../../gateway/src/mapping/hatches/index.ts';
 import { CALENDAR_FILE, MAPPINGS_DIR } from '../../gateway/src/app.ts';
 import { loadCalendar } from '../../gateway/src/releases.ts';
 import { runGolden } from './golden-runner.ts';
@@ -13,7 +13,7 @@ import type { GoldenCase } from './golden-runner.ts';
 
 const DIR = 'test/gateway/golden';
 const cases = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort().map((f) => ({ file: f, c: JSON.parse(readFileSync(join(DIR, f), 'utf8')) as GoldenCase }));
-const entries = loadMappings(MAPPINGS_DIR, loadCalendar(CALENDAR_FILE), new Set(hatches.keys()));
+const entries = loadMappings(MAPPINGS_DIR, loadCalendar(CALENDAR_FILE), hatchRegistry);
 
 test('every mapping entry has at least one golden case, and every case names an entry', () => {
   const covered = new Set(cases.map(({ c }) => c.entry));

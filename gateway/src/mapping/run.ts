@@ -44,8 +44,23 @@ export interface HatchApi {
   readonly maxLimit: number;
 }
 
-/** An escape hatch: the few operations whose rewrite needs code. */
+/** An escape hatch: an operation whose rewrite the generic steps cannot say (docs/gateway.md, "Escape hatches"). */
 export type Hatch = (args: unknown, scope: Scope, api: HatchApi) => Promise<CoreAnswer>;
+
+/**
+ * A hatch as the registry (hatches/index.ts) lists it. `with` is the JSON
+ * Schema of its filled arguments: the loader checks every entry's `with`
+ * template against it, so a wrong argument is a start-up error naming the
+ * entry rather than a legacy call failing later. `why` is what the generic
+ * steps cannot say; docs/gateway.md's hatch table repeats it.
+ */
+export interface HatchRecord {
+  readonly name: string;
+  readonly surface: 'workflow-engine' | 'platform-core';
+  readonly why: string;
+  readonly with: Readonly<Record<string, unknown>>;
+  readonly run: Hatch;
+}
 
 export interface LegacyRequest {
   readonly params: Record<string, string>;

@@ -115,6 +115,11 @@ function compiled(template: unknown): Filler {
   return () => template;
 }
 
+/** A string that is exactly one placeholder (`{body.x}`): its value, of any type, is known only when a call fills it. */
+export function isPlaceholder(value: unknown): boolean {
+  return typeof value === 'string' && WHOLE.test(value);
+}
+
 export function fill(template: unknown, scope: Scope): unknown {
   return compiled(template)(scope);
 }

@@ -8,7 +8,7 @@ import { coreDocument } from '../../../core/src/openapi/document.ts';
 import type { OpenApiDocument } from '../../../core/src/openapi/document.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 import { CALENDAR_FILE, MAPPINGS_DIR } from '../app.ts';
-import { hatches } from '../mapping/hatches/index.ts';
+import { hatchRegistry } from '../mapping/hatches/index.ts';
 import { loadMappings } from '../mapping/load.ts';
 import { loadCalendar } from '../releases.ts';
 import { coreRouteTable } from './core-routes.ts';
@@ -23,7 +23,7 @@ export function buildDocuments(config: Readonly<AppConfig>): Documents {
   const release = config.platform.release;
   const coreRoutes = coreRouteTable(config);
   const calendar = loadCalendar(CALENDAR_FILE);
-  const entries = loadMappings(MAPPINGS_DIR, calendar, new Set(hatches.keys()));
+  const entries = loadMappings(MAPPINGS_DIR, calendar, hatchRegistry);
   return {
     core: coreDocument(coreRoutes, pkg.version, release),
     gateway: gatewayDocument({ coreRoutes, entries, calendar, version: pkg.version, release, metrics: config.metrics.enabled }),

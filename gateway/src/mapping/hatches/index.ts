@@ -1,35 +1,44 @@
 /**
- * Escape hatches: the few legacy operations whose rewrite the generic steps
- * cannot say. Each is one file exporting a Hatch, named here; an entry names
- * it with `{"code": "<name>"}`, and the loader refuses names not listed.
+ * Escape hatches: the legacy operations whose rewrite the generic steps
+ * cannot say. Each lives in the folder of its legacy surface (platform-core/,
+ * workflow-engine/) and exports a HatchRecord: its code, the JSON Schema of
+ * its `with` arguments, and why it exists. An entry names it with
+ * `{"code": "<name>", "with": {...}}`; the loader refuses names not listed
+ * here and arguments their schema refuses.
  */
-import type { Hatch } from '../run.ts';
-import { pcAll } from './pc-all.ts';
-import { pcBrokerHost } from './pc-broker-host.ts';
-import { pcInherited } from './pc-inherited.ts';
-import { pcList } from './pc-list.ts';
-import { pcPage } from './pc-page.ts';
-import { pcSearch } from './pc-search.ts';
-import { pcUpdate } from './pc-update.ts';
-import { weAddWatchers } from './we-add-watchers.ts';
-import { weClaimTask } from './we-claim-task.ts';
-import { weJobList } from './we-job-list.ts';
-import { weJobsFromTaskQuery } from './we-jobs-from-tasks.ts';
-import { weSearch } from './we-search.ts';
-import { weTaskIterations } from './we-task-iterations.ts';
+import type { Hatch, HatchRecord } from '../run.ts';
+import { pcAllHatch } from './platform-core/all.ts';
+import { pcBrokerHostHatch } from './platform-core/broker-host.ts';
+import { pcInheritedHatch } from './platform-core/inherited.ts';
+import { pcListHatch } from './platform-core/list.ts';
+import { pcPageHatch } from './platform-core/page.ts';
+import { pcSearchHatch } from './platform-core/search.ts';
+import { pcUpdateHatch } from './platform-core/update.ts';
+import { weAddWatchersHatch } from './workflow-engine/add-watchers.ts';
+import { weClaimTaskHatch } from './workflow-engine/claim-task.ts';
+import { weJobListHatch } from './workflow-engine/job-list.ts';
+import { weJobsFromTaskQueryHatch } from './workflow-engine/jobs-from-tasks.ts';
+import { weSearchHatch } from './workflow-engine/search.ts';
+import { weTaskIterationsHatch } from './workflow-engine/task-iterations.ts';
 
-export const hatches: ReadonlyMap<string, Hatch> = new Map<string, Hatch>([
-  ['pcAll', pcAll],
-  ['pcBrokerHost', pcBrokerHost],
-  ['pcInherited', pcInherited],
-  ['pcList', pcList],
-  ['pcPage', pcPage],
-  ['pcSearch', pcSearch],
-  ['pcUpdate', pcUpdate],
-  ['weAddWatchers', weAddWatchers],
-  ['weClaimTask', weClaimTask],
-  ['weJobList', weJobList],
-  ['weJobsFromTaskQuery', weJobsFromTaskQuery],
-  ['weSearch', weSearch],
-  ['weTaskIterations', weTaskIterations],
-]);
+const records: readonly HatchRecord[] = [
+  pcAllHatch,
+  pcBrokerHostHatch,
+  pcInheritedHatch,
+  pcListHatch,
+  pcPageHatch,
+  pcSearchHatch,
+  pcUpdateHatch,
+  weAddWatchersHatch,
+  weClaimTaskHatch,
+  weJobListHatch,
+  weJobsFromTaskQueryHatch,
+  weSearchHatch,
+  weTaskIterationsHatch,
+];
+
+/** Every hatch's registration record, by name: what the loader checks entries against. */
+export const hatchRegistry: ReadonlyMap<string, HatchRecord> = new Map(records.map((r) => [r.name, r]));
+
+/** Every hatch's code, by name: what runEntry calls. */
+export const hatches: ReadonlyMap<string, Hatch> = new Map(records.map((r) => [r.name, r.run]));

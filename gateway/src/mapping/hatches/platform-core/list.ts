@@ -11,10 +11,11 @@
  * object holding it under the field's name or its legacy alias (`groups`, `roles`,
  * `methods`, `views`). A bare id stands for a group or role reference.
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import type { Kind, Obj } from './pc-common.ts';
-import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import type { Kind, Obj } from './common.ts';
+import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './common.ts';
 
 const HATCH = 'pcList';
 
@@ -94,4 +95,28 @@ export const pcList: Hatch = async (raw, _scope, api) => {
   }
   const { body } = await send(api.call, { method: 'PATCH', path: pathOf(kind, id), body: { [name]: list } });
   return { status: 200, body: dataOf(body) };
+};
+
+export const pcListHatch: HatchRecord = {
+  name: 'pcList',
+  surface: 'platform-core',
+  why: 'the new PATCH replaces whole lists; adding or removing one item reads the document, changes the list and writes it back',
+  with: {
+    type: 'object',
+    required: ['kind', 'id', 'field', 'op'],
+    additionalProperties: false,
+    properties: {
+      kind: { enum: ['accounts', 'groups', 'roles'] },
+      id: { type: 'string', minLength: 1 },
+      field: { enum: Object.keys(FIELDS) },
+      op: { enum: ['add', 'remove', 'set'] },
+      item: { type: 'object' },
+      items: { type: ['array', 'object'] },
+    },
+    // Which of item and items the operation reads.
+    if: { properties: { op: { const: 'set' } } },
+    then: { required: ['items'] },
+    else: { required: ['item'] },
+  },
+  run: pcList,
 };

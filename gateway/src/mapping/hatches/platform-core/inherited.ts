@@ -10,9 +10,10 @@
  *
  * with: {kind: accounts|groups, id}
  */
-import type { Hatch } from '../run.ts';
-import type { Obj } from './pc-common.ts';
-import { argsOf, isObject, kindOf, pathOf, send, text } from './pc-common.ts';
+import type { Hatch } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { Obj } from './common.ts';
+import { argsOf, isObject, kindOf, pathOf, send, text } from './common.ts';
 
 const HATCH = 'pcInherited';
 
@@ -46,4 +47,17 @@ export const pcInherited: Hatch = async (raw, _scope, api) => {
     frontier = next;
   }
   return { status: 200, body: { ...(isObject(doc) ? doc : {}), inheritedGroups, inheritedRoles: [...inheritedRoles.values()] } };
+};
+
+export const pcInheritedHatch: HatchRecord = {
+  name: 'pcInherited',
+  surface: 'platform-core',
+  why: 'the new interface stores direct memberships only; the inherited groups and roles are a walk through memberOf',
+  with: {
+    type: 'object',
+    required: ['kind', 'id'],
+    additionalProperties: false,
+    properties: { kind: { enum: ['accounts', 'groups'] }, id: { type: 'string', minLength: 1 } },
+  },
+  run: pcInherited,
 };

@@ -8,8 +8,9 @@
  *
  * with: {name}
  */
-import type { Hatch } from '../run.ts';
-import { argsOf, isObject, send, text } from './pc-common.ts';
+import type { Hatch } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import { argsOf, isObject, send, text } from './common.ts';
 
 const HATCH = 'pcBrokerHost';
 
@@ -18,4 +19,12 @@ export const pcBrokerHost: Hatch = async (raw, _scope, api) => {
   const { body: mapping } = await send(api.call, { method: 'GET', path: '/adapters/brokers/mapping' });
   const hosts = isObject(mapping) && Object.hasOwn(mapping, name) ? mapping[name] : [];
   return { status: 200, body: Array.isArray(hosts) ? hosts : [] };
+};
+
+export const pcBrokerHostHatch: HatchRecord = {
+  name: 'pcBrokerHost',
+  surface: 'platform-core',
+  why: 'the answer is the key of the brokers mapping named by the request, which a template path cannot pick',
+  with: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1 } } },
+  run: pcBrokerHost,
 };

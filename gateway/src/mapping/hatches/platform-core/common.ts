@@ -3,9 +3,9 @@
  * entries give them, and calling the authorization API so that a refusal
  * of the core becomes the legacy failure with the core's own message.
  */
-import { MAX_LIMIT } from '../../../../core/src/http/list-query.ts';
-import { LegacyFailure } from '../run.ts';
-import type { CallCore, CoreCall } from '../run.ts';
+import { MAX_LIMIT } from '../../../../../core/src/http/list-query.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { CallCore, CoreCall } from '../../run.ts';
 
 export type Obj = Record<string, unknown>;
 

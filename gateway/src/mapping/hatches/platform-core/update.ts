@@ -6,9 +6,10 @@
  *
  * with: {kind, id, body, wrapper?, fields: [names]}
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './common.ts';
 
 const HATCH = 'pcUpdate';
 
@@ -25,4 +26,23 @@ export const pcUpdate: Hatch = async (raw, _scope, api) => {
   if (Object.keys(updates).length === 0) throw new LegacyFailure(`The body names nothing to change; it may change ${fields.join(', ')}`);
   const { body } = await send(api.call, { method: 'PATCH', path: pathOf(kind, id), body: updates });
   return { status: 200, body: dataOf(body) };
+};
+
+export const pcUpdateHatch: HatchRecord = {
+  name: 'pcUpdate',
+  surface: 'platform-core',
+  why: 'a legacy whole-document PUT (wrapped or bare, with keys the PATCH refuses) becomes a PATCH of the changeable fields',
+  with: {
+    type: 'object',
+    required: ['kind', 'id', 'body', 'fields'],
+    additionalProperties: false,
+    properties: {
+      kind: { enum: ['accounts', 'groups', 'roles'] },
+      id: { type: 'string', minLength: 1 },
+      body: { type: 'object' },
+      wrapper: { type: 'string', minLength: 1 },
+      fields: { type: 'array', minItems: 1, items: { type: 'string' } },
+    },
+  },
+  run: pcUpdate,
 };

@@ -8,9 +8,10 @@
  * `pick` keeps only those keys of each item; `where` keeps matching items;
  * `one` answers the first match alone, or fails with that message.
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import { argsOf, isObject, PAGE, send, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import { argsOf, isObject, PAGE, send, text } from './common.ts';
 
 const HATCH = 'pcAll';
 
@@ -67,4 +68,23 @@ export const pcAll: Hatch = async (raw, _scope, api) => {
     return { status: 200, body: pick(kept[0]) };
   }
   return { status: 200, body: kept.map(pick) };
+};
+
+export const pcAllHatch: HatchRecord = {
+  name: 'pcAll',
+  surface: 'platform-core',
+  why: 'the legacy list answered everything at once; the new list pages, so the hatch reads page after page (and can filter, pick keys, or answer one match)',
+  with: {
+    type: 'object',
+    required: ['path'],
+    additionalProperties: false,
+    properties: {
+      path: { type: 'string', pattern: '^/' },
+      query: { type: 'object' },
+      pick: { type: 'array', items: { type: 'string' } },
+      where: { type: 'object' },
+      one: { type: 'string', minLength: 1 },
+    },
+  },
+  run: pcAll,
 };

@@ -3,10 +3,11 @@
  * caller. Accounts other than the caller cannot be added through it, so they
  * are refused rather than silently left out.
  */
-import { LegacyFailure } from '../run.ts';
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { callOk, isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { callOk, isObject } from './common.ts';
 
 export async function weAddWatchers(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
   const { jobId, watchers } = isObject(args) ? args : {};
@@ -26,3 +27,16 @@ export async function weAddWatchers(args: unknown, _scope: Scope, api: HatchApi)
   const job = await callOk(api, { method: 'GET', path });
   return { status: 200, body: job.data ?? null };
 }
+
+export const weAddWatchersHatch: HatchRecord = {
+  name: 'weAddWatchers',
+  surface: 'workflow-engine',
+  why: 'watch adds only the caller; other accounts in the list are refused rather than silently left out',
+  with: {
+    type: 'object',
+    required: ['jobId', 'watchers'],
+    additionalProperties: false,
+    properties: { jobId: { type: 'string', minLength: 1 }, watchers: { type: 'array', items: { type: 'string' } } },
+  },
+  run: weAddWatchers,
+};

@@ -9,11 +9,12 @@
  *
  * with: {path, body}
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import type { Obj } from './pc-common.ts';
-import { project, readLimit, readProjection, readSkip, readSort, singleSort } from '../legacy-options.ts';
-import { argsOf, isObject, listPages, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import type { Obj } from './common.ts';
+import { project, readLimit, readProjection, readSkip, readSort, singleSort } from '../../legacy-options.ts';
+import { argsOf, isObject, listPages, text } from './common.ts';
 
 const HATCH = 'pcSearch';
 const PASSED = ['equals', 'equalsField', 'contains', 'containsField', 'startsWith', 'startsWithField', 'inactive'] as const;
@@ -68,4 +69,17 @@ export const pcSearch: Hatch = async (raw, _scope, api) => {
   // MongoDB's skip and limit: no limit (or 0) is every match, past the list's largest page too.
   const { results, total } = await listPages(api.call, path, query, readSkip(options['skip']), readLimit(options['limit']));
   return { status: 200, body: { results: results.map((r) => project(r, projection)), total } };
+};
+
+export const pcSearchHatch: HatchRecord = {
+  name: 'pcSearch',
+  surface: 'platform-core',
+  why: 'a MongoDB-style search body becomes the list filters (one equals, contains and startsWith), refused with its reason when it needs more',
+  with: {
+    type: 'object',
+    required: ['path', 'body'],
+    additionalProperties: false,
+    properties: { path: { type: 'string', pattern: '^/' }, body: { type: 'object' } },
+  },
+  run: pcSearch,
 };

@@ -4,10 +4,11 @@
  * `cancelled`), and its options name the page as `page: {skip, limit}` beside
  * a MongoDB filter, projection and sort (docs/gateway.md, legacy searches).
  */
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { legacySearch } from '../legacy-search.ts';
-import { isObject } from './we-common.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { legacySearch } from '../../legacy-search.ts';
+import { isObject } from './common.ts';
 
 /** Legacy status names that are not statuses of the new interface. */
 const STATUS_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -32,3 +33,16 @@ export async function weJobList(args: unknown, _scope: Scope, api: HatchApi): Pr
   });
   return { status: 200, body: { results: found.docs, skip: found.skip, limit: found.limit ?? 0, total: found.total } };
 }
+
+export const weJobListHatch: HatchRecord = {
+  name: 'weJobList',
+  surface: 'workflow-engine',
+  why: 'legacy status names (active, cancelled) the new search does not have, and a page given as page: {skip, limit}',
+  with: {
+    type: 'object',
+    required: ['status'],
+    additionalProperties: false,
+    properties: { status: { type: 'string', minLength: 1 }, options: { type: 'object' } },
+  },
+  run: weJobList,
+};

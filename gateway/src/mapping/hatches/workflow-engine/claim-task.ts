@@ -3,10 +3,11 @@
  * splits that into two operations, so which one to call depends on the body
  * (templates have no conditions).
  */
-import { LegacyFailure } from '../run.ts';
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { callOk, isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { callOk, isObject } from './common.ts';
 
 export async function weClaimTask(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
   const { taskId, user } = isObject(args) ? args : {};
@@ -18,3 +19,16 @@ export async function weClaimTask(args: unknown, _scope: Scope, api: HatchApi): 
   const task = await callOk(api, { method: 'GET', path });
   return { status: 200, body: task.data ?? null };
 }
+
+export const weClaimTaskHatch: HatchRecord = {
+  name: 'weClaimTask',
+  surface: 'workflow-engine',
+  why: 'claim or assign depending on whether the body names a user; templates have no conditions',
+  with: {
+    type: 'object',
+    required: ['taskId'],
+    additionalProperties: false,
+    properties: { taskId: { type: 'string', minLength: 1 }, user: { type: ['string', 'null'] } },
+  },
+  run: weClaimTask,
+};

@@ -5,12 +5,13 @@
  * those jobs, with MongoDB's rules, so every matching task is read first, up
  * to a bound.
  */
-import { LegacyFailure } from '../run.ts';
-import type { CoreAnswer, HatchApi } from '../run.ts';
-import type { Scope } from '../template.ts';
-import { readLimit, readProjection, readSkip, readSort, project } from '../legacy-options.ts';
-import { qOf } from '../legacy-search.ts';
-import { callOk, isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { readLimit, readProjection, readSkip, readSort, project } from '../../legacy-options.ts';
+import { qOf } from '../../legacy-search.ts';
+import { callOk, isObject } from './common.ts';
 
 /** Beyond this many matching tasks the legacy caller is asked to narrow the query. */
 const MAX_TASKS = 10_000;
@@ -87,3 +88,16 @@ export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: Hat
   });
   return { status: 200, body: ordered.slice(skip, limit === null ? undefined : skip + limit).map((job) => project(job, projection)) };
 }
+
+export const weJobsFromTaskQueryHatch: HatchRecord = {
+  name: 'weJobsFromTaskQuery',
+  surface: 'workflow-engine',
+  why: 'the unique jobs of the matching tasks, paged, sorted and projected as jobs with MongoDB rules',
+  with: {
+    type: 'object',
+    required: ['taskQuery'],
+    additionalProperties: false,
+    properties: { taskQuery: { type: 'object' }, options: { type: 'object' } },
+  },
+  run: weJobsFromTaskQuery,
+};

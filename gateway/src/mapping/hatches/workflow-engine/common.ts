@@ -3,8 +3,8 @@
  * calls that fail the legacy way. The legacy list options are read in
  * ../legacy-options.ts.
  */
-import { LegacyFailure } from '../run.ts';
-import type { CoreCall, HatchApi } from '../run.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { CoreCall, HatchApi } from '../../run.ts';
 
 export interface Envelope {
   readonly message?: unknown;

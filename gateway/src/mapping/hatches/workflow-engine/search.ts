@@ -11,12 +11,13 @@
  * `{results, skip, limit, total}` (limit 0: none), `first` the first
  * document or null.
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import { legacySearch } from '../legacy-search.ts';
-import type { SearchType } from '../legacy-search.ts';
-import type { MongoProjection } from '../legacy-options.ts';
-import { isObject } from './we-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import { legacySearch } from '../../legacy-search.ts';
+import type { SearchType } from '../../legacy-search.ts';
+import type { MongoProjection } from '../../legacy-options.ts';
+import { isObject } from './common.ts';
 
 const HATCH = 'weSearch';
 
@@ -49,4 +50,31 @@ export const weSearch: Hatch = async (raw, _scope, api) => {
   if (first) return { status: 200, body: found.docs[0] ?? null };
   if (answer === 'results') return { status: 200, body: { results: found.docs, skip: found.skip, limit: found.limit ?? 0, total: found.total } };
   return { status: 200, body: found.docs };
+};
+
+export const weSearchHatch: HatchRecord = {
+  name: 'weSearch',
+  surface: 'workflow-engine',
+  why: 'MongoDB semantics for legacy job and task searches: paging past the core\'s largest page and the projection need code',
+  with: {
+    type: 'object',
+    required: ['type', 'query', 'answer'],
+    additionalProperties: false,
+    properties: {
+      type: { enum: ['jobs', 'tasks'] },
+      query: { type: 'object' },
+      options: { type: 'object' },
+      fields: { type: ['object', 'null'] },
+      fixed: {
+        type: 'object',
+        minProperties: 1,
+        maxProperties: 1,
+        additionalProperties: false,
+        properties: { include: { type: 'array', items: { type: 'string' } }, exclude: { type: 'array', items: { type: 'string' } } },
+      },
+      dereference: { type: 'string', minLength: 1 },
+      answer: { enum: ['list', 'results', 'first'] },
+    },
+  },
+  run: weSearch,
 };

@@ -7,10 +7,11 @@
  *
  * with: {path, query: {limit?, skip?, ...the other list parameters}}
  */
-import { LegacyFailure } from '../run.ts';
-import type { Hatch } from '../run.ts';
-import { readLimit, readSkip } from '../legacy-options.ts';
-import { argsOf, isObject, listPages, send, text } from './pc-common.ts';
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { Hatch } from '../../run.ts';
+import { readLimit, readSkip } from '../../legacy-options.ts';
+import { argsOf, isObject, listPages, send, text } from './common.ts';
 
 const HATCH = 'pcPage';
 
@@ -26,4 +27,17 @@ export const pcPage: Hatch = async (raw, _scope, api) => {
     return { status: 200, body };
   }
   return { status: 200, body: await listPages(api.call, path, rest, readSkip(givenSkip), readLimit(givenLimit)) };
+};
+
+export const pcPageHatch: HatchRecord = {
+  name: 'pcPage',
+  surface: 'platform-core',
+  why: 'a legacy limit of 0 (none) or above the largest page must be read page by page; the legacy lists had no cap',
+  with: {
+    type: 'object',
+    required: ['path'],
+    additionalProperties: false,
+    properties: { path: { type: 'string', pattern: '^/' }, query: { type: 'object' } },
+  },
+  run: pcPage,
 };

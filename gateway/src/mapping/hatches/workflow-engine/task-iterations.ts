@@ -1,0 +1,30 @@
+/**
+ * getTaskIterations: Rule 4 reads a job's `tasks` map; the legacy answer is
+ * one task's `iterations`, picked by a key that arrives in the request, which
+ * a template path cannot name.
+ */
+import { LegacyFailure } from '../../run.ts';
+import type { HatchRecord } from '../../run.ts';
+import type { CoreAnswer, HatchApi } from '../../run.ts';
+import type { Scope } from '../../template.ts';
+import { isObject } from './common.ts';
+
+export async function weTaskIterations(args: unknown, _scope: Scope, _api: HatchApi): Promise<CoreAnswer> {
+  const { tasks, task, job } = isObject(args) ? args : {};
+  const entry = isObject(tasks) && typeof task === 'string' && Object.hasOwn(tasks, task) ? tasks[task] : undefined;
+  if (!isObject(entry)) throw new LegacyFailure(`Job ${String(job)} has no task ${String(task)}`);
+  return { status: 200, body: Array.isArray(entry['iterations']) ? entry['iterations'] : [] };
+}
+
+export const weTaskIterationsHatch: HatchRecord = {
+  name: 'weTaskIterations',
+  surface: 'workflow-engine',
+  why: 'the answer is one task of the job\'s tasks map, picked by a key from the request, which a template path cannot name',
+  with: {
+    type: 'object',
+    required: ['tasks', 'task', 'job'],
+    additionalProperties: false,
+    properties: { tasks: { type: 'object' }, task: { type: 'string', minLength: 1 }, job: { type: 'string', minLength: 1 } },
+  },
+  run: weTaskIterations,
+};
