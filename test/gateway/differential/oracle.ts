@@ -25,8 +25,52 @@ export function totalOrder(keys: SortKeys): Doc {
   return Object.fromEntries(used);
 }
 
+/**
+ * A `$regex` as MongoDB runs it. MongoDB uses PCRE, where `$` (without the
+ * `m` option) matches at the end and also just before a final newline;
+ * mingo uses JavaScript's RegExp, where it matches only at the end. Every
+ * unescaped `$` outside a character class becomes `(?=\n?$)`, so the oracle
+ * matches `"Beta\n"` with `^Beta$` as the legacy platform did.
+ */
+function pcreDollar(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const ch = pattern[i]!;
+    if (ch === '\\') {
+      out += ch + (pattern[i + 1] ?? '');
+      i += 1;
+    } else if (inClass) {
+      if (ch === ']') inClass = false;
+      out += ch;
+    } else if (ch === '[') {
+      inClass = true;
+      out += ch;
+    } else out += ch === '$' ? '(?=\n?$)' : ch;
+  }
+  return out;
+}
+
+/** The filter with each string `$regex` compiled the way MongoDB reads it. */
+function asMongo(filter: unknown): unknown {
+  if (Array.isArray(filter)) return filter.map(asMongo);
+  if (filter === null || typeof filter !== 'object') return filter;
+  const o = filter as Doc;
+  if (typeof o['$regex'] === 'string') {
+    const options = typeof o['$options'] === 'string' ? o['$options'] : '';
+    const rest = Object.fromEntries(Object.entries(o).filter(([k]) => k !== '$regex' && k !== '$options').map(([k, v]) => [k, asMongo(v)]));
+    return { ...rest, $regex: new RegExp(options.includes('m') ? o['$regex'] : pcreDollar(o['$regex']), options) };
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, asMongo(v)]));
+}
+
+/** A mingo query with MongoDB's reading of the filter (see asMongo). */
+export function mongoQuery(filter: Doc): Query {
+  return new Query(asMongo(filter) as Doc);
+}
+
 export function mongoFind(docs: readonly Doc[], filter: Doc, page: Page): Doc[] {
-  let cursor = new Query(filter).find(structuredClone(docs as Doc[]), page.projection && Object.keys(page.projection).length > 0 ? page.projection : undefined);
+  let cursor = mongoQuery(filter).find(structuredClone(docs as Doc[]), page.projection && Object.keys(page.projection).length > 0 ? page.projection : undefined);
   cursor = cursor.sort(totalOrder(page.sort) as Record<string, 1 | -1>);
   if (page.skip) cursor = cursor.skip(page.skip);
   if (page.limit) cursor = cursor.limit(Math.abs(page.limit));
@@ -34,7 +78,7 @@ export function mongoFind(docs: readonly Doc[], filter: Doc, page: Page): Doc[] 
 }
 
 export function mongoCount(docs: readonly Doc[], filter: Doc): number {
-  return new Query(filter).find(docs as Doc[]).all().length;
+  return mongoQuery(filter).find(docs as Doc[]).all().length;
 }
 
 /** The legacy results wrapper: the page, the caller's skip and limit (0: none), and every match. */

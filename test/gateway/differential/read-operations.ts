@@ -10,8 +10,7 @@ import { JOB_STATUSES } from './documents.ts';
 import type { Doc } from './documents.ts';
 import { jobModel, limit, projection, query, skip, sort, sortObject, taskModel } from './legacy-options.ts';
 import type { SortKeys, TypeModel } from './legacy-options.ts';
-import { mongoFind, projectAll, wrapper } from './oracle.ts';
-import { Query } from 'mingo';
+import { mongoFind, mongoQuery, projectAll, wrapper } from './oracle.ts';
 import { PAGE } from './world.ts';
 import type { LegacyCall, World } from './world.ts';
 
@@ -145,7 +144,7 @@ export const READS: Readonly<Record<string, ReadOperation>> = {
       call: { method: 'POST', path: '/workflow_engine/getJobFromTaskQuery', body: { task_query: o.filter, options: defined({ filter: jobFilter.value, sort: jobSort.value.length > 0 ? sortObject(jobSort.value) : undefined, page: defined({ skip: o.skip, limit: o.limit }), fields: o.fields && sanitizeJobProjection(o.fields) }) } },
       refusals: [...o.refusals, ...jobFilter.refusals],
       expected: () => {
-        const ids = new Set(new Query(o.filter).find(w.tasks).all().map((t) => ((t as Doc)['job'] as Doc)['_id']));
+        const ids = new Set(mongoQuery(o.filter).find(w.tasks).all().map((t) => ((t as Doc)['job'] as Doc)['_id']));
         const jobs = w.jobs.filter((j) => ids.has(j['_id']));
         return mongoFind(jobs, jobFilter.value, { sort: jobSort.value, skip: o.skip, limit: o.limit, projection: o.fields && sanitizeJobProjection(o.fields) });
       },
