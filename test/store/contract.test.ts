@@ -75,6 +75,17 @@ for (const factory of storeFactories()) {
       assert.deepEqual(result, { docs: [], total: jobs.length });
     });
 
+    test('findIds gives at most limit ids of what the filter selects, without counting the rest', async () => {
+      const { where } = parseSearch(jobType, 'not-in[status]=complete', TEST_LIMITS);
+      const expected = jobs.filter((j) => j['status'] !== 'complete').map((j) => label(j['_id'])).sort();
+      const all = await store.collection('jobs').findIds(where, 1000);
+      assert.deepEqual(all.map(label).sort(), expected);
+      const some = await store.collection('jobs').findIds(where, 2);
+      assert.equal(some.length, 2);
+      for (const id of some) assert.ok(expected.includes(label(id)), label(id));
+      assert.deepEqual(await store.collection('jobs').findIds(where, 0), []);
+    });
+
     test('text search uses the declared text index', async () => {
       const result = await store.collection('jobs').search(parseSearch(jobType, 'contains[description]=firewall', TEST_LIMITS));
       assert.deepEqual(result.docs.map((d) => label(d['_id'])), ['J6']);

@@ -58,6 +58,12 @@ export interface DocCollection {
   findByIds(ids: readonly string[]): Promise<Doc[]>;
   search(query: SearchQuery): Promise<SearchResult>;
   /**
+   * The ids of at most `limit` documents `where` selects, in no particular
+   * order, without counting the rest: for background work that takes what
+   * is due a slice at a time, where a total would cost a scan per slice.
+   */
+  findIds(where: Condition | null, limit: number): Promise<string[]>;
+  /**
    * The same page as `search`, each document as JSON text with the top-level
    * properties in `hide` removed: lets a search answer without parsing and
    * re-serialising documents it does not change.

@@ -112,6 +112,17 @@ export class MongoCollection implements DocCollection {
     }
   }
 
+  async findIds(where: Condition | null, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const filter = toMongoFilter(where) as Filter<StoredDoc>;
+    try {
+      const docs = await this.coll.find(filter, { projection: { _id: 1 }, limit, maxTimeMS: MAX_TIME_MS }).toArray();
+      return docs.map((d) => String(d._id));
+    } catch (err) {
+      throw this.explain(err);
+    }
+  }
+
   /** MongoDB hands back documents, not text, so this serialises them after removing `hide`. */
   async searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
     const { docs, total } = await this.search(query);

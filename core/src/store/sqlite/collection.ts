@@ -137,6 +137,13 @@ export class SqliteCollection implements DocCollection {
     return { docs: page.docs, total: page.total };
   }
 
+  async findIds(where: Condition | null, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const w = this.compiler.where(where);
+    const rows = this.stmt(`SELECT t.id AS id FROM ${this.table} AS t WHERE ${w.sql} LIMIT ?`).all(...w.params, limit) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
   async searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
     const page = this.page(query, hide, (doc) => doc);
     return { json: page.docs, total: page.total };
