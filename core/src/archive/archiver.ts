@@ -22,7 +22,7 @@ import type { Logger } from '../logger.ts';
 import type { Store } from '../store/types.ts';
 import { appendMember, readManifest, writeManifest } from './files.ts';
 import type { ArchiveKind, FileEntry, GroupName, Line, Manifest } from './files.ts';
-import { DueWindow, GROUPS } from './groups.ts';
+import { DueWindow, GROUPS, yieldToLoop } from './groups.ts';
 import type { DueItem } from './groups.ts';
 import { ArchiveLease } from './lease.ts';
 import type { PendingBatch } from './lease.ts';
@@ -55,8 +55,6 @@ export interface PassResult {
   readonly batches: number;
 }
 
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 export class Archiver {
   private stopping = false;
   private readonly now: () => number;
@@ -83,12 +81,13 @@ export class Archiver {
       if (pending) await this.recover(lease, await readManifest(this.options.dir, group), pending);
       const window = new DueWindow(store, GROUPS[group], cutoff, this.options.batchSize);
       while (!this.stopping) {
-        const docs = await window.next();
-        if (docs.length === 0) {
+        const ids = await window.next();
+        if (ids.length === 0) {
           finished = true;
           break;
         }
-        const items = await GROUPS[group].expand(store, docs);
+        await yieldToLoop();
+        const items = await GROUPS[group].expand(store, ids);
         await this.commit(lease, items);
         for (const item of items) archived[item.kind] += 1;
         batches += 1;

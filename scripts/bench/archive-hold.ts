@@ -1,0 +1,94 @@
+/**
+ * Where an archive pass holds its event loop: one jobs pass on a copy of a
+ * seeded store (`npm run seed`), in this process, with every store call's
+ * synchronous part timed by kind (the embedded store does all its work
+ * there) and the loop delay sampled alongside; an idle Node process samples
+ * its own delay over the same time, the baseline for a shared, loaded host.
+ *
+ *   tsx scripts/bench/archive-hold.ts --data-dir .bench-data/seed100k [--days 270] [--batch-size 100]
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { IntervalHistogram } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { Archiver } from '../../core/src/archive/archiver.ts';
+import { createLogger } from '../../core/src/logger.ts';
+import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import type { Store } from '../../core/src/store/types.ts';
+
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, days: { type: 'string', default: '270' }, 'batch-size': { type: 'string', default: '100' } } });
+if (!values['data-dir']) throw new Error('--data-dir DIR (a seeded store) is required');
+const work = mkdtempSync(join(tmpdir(), 'archive-hold-'));
+copyFileSync(join(values['data-dir'], 'iap.sqlite'), join(work, 'iap.sqlite'));
+
+const holds = new Map<string, number[]>();
+const note = (name: string, ms: number): void => void (holds.get(name) ?? holds.set(name, []).get(name)!).push(ms);
+
+/** The store with each call's synchronous part (until it hands back its promise) timed under `collection.method`. */
+function timedStore(store: Store): Store {
+  const wrap = <T extends object>(target: T, prefix: string): T =>
+    new Proxy(target, {
+      get(obj, key, receiver) {
+        const value = Reflect.get(obj, key, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const start = performance.now();
+          const out = (value as (...a: unknown[]) => unknown).apply(obj, args);
+          note(`${prefix}${String(key)}`, performance.now() - start);
+          return out;
+        };
+      },
+    });
+  return new Proxy(store, {
+    get(obj, key, receiver) {
+      if (key === 'collection') return (name: Parameters<Store['collection']>[0]) => wrap(obj.collection(name), `${name}.`);
+      if (key === 'batch') return wrap({ batch: obj.batch.bind(obj) }, 'store.').batch;
+      return Reflect.get(obj, key, receiver) as unknown;
+    },
+  });
+}
+
+function idleLoop(): { stop(): Promise<number[]> } {
+  const code = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 }); h.enable();
+process.on('SIGTERM', () => { h.disable(); process.stdout.write(JSON.stringify([h.percentile(50), h.percentile(99), h.max].map((n) => n / 1e6))); process.exit(0); });
+setInterval(() => undefined, 1000);`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return { stop: async () => (child.kill('SIGTERM'), await exited, JSON.parse(out) as number[]) };
+}
+
+const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const f = (n: number): string => n.toFixed(1);
+const loopFigures = (h: IntervalHistogram): number[] => [h.percentile(50), h.percentile(99), h.max].map((n) => n / 1e6);
+
+const store = SqliteStore.open({ dataDir: work, autoCheckpoint: process.env['HOLD_NO_CHECKPOINT'] !== '1' });
+try {
+  const logger = createLogger({ level: 'error', service: 'bench', silent: true });
+  const archiver = new Archiver({ store: timedStore(store), group: 'jobs', dir: join(work, 'archive'), owner: 'hold-bench', leaseMs: 60_000, batchSize: Number(values['batch-size']), logger });
+  const idle = idleLoop();
+  await new Promise((r) => setTimeout(r, 200));
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  const started = performance.now();
+  const result = await archiver.pass(Date.now() - Number(values.days) * 86_400_000);
+  const seconds = (performance.now() - started) / 1000;
+  loop.disable();
+  const idleFigures = await idle.stop();
+  const total = Object.values(result.archived).reduce((a, b) => a + b, 0);
+  console.log(`archived ${result.archived.jobs} jobs, ${result.archived.tasks} tasks in ${result.batches} batches, ${f(seconds)} s (${Math.round(total / seconds)} documents/s)`);
+  const [p50, p99, max] = loopFigures(loop);
+  console.log(`loop delay  archiver p50 ${f(p50!)} p99 ${f(p99!)} max ${f(max!)} ms | idle process p50 ${f(idleFigures[0]!)} p99 ${f(idleFigures[1]!)} max ${f(idleFigures[2]!)} ms`);
+  console.log('synchronous part of store calls (ms): call  n  median  p99  max  sum');
+  for (const [name, list] of [...holds].sort((a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0))) {
+    const sorted = [...list].sort((a, b) => a - b);
+    console.log(`  ${name.padEnd(24)} ${String(sorted.length).padStart(6)} ${f(pct(sorted, 50)).padStart(7)} ${f(pct(sorted, 99)).padStart(7)} ${f(sorted.at(-1)!).padStart(7)} ${f(sorted.reduce((a, b) => a + b, 0)).padStart(9)}`);
+  }
+} finally {
+  await store.close();
+  rmSync(work, { recursive: true, force: true });
+}
