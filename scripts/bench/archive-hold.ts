@@ -5,7 +5,10 @@
  * there) and the loop delay sampled alongside; an idle Node process samples
  * its own delay over the same time, the baseline for a shared, loaded host.
  *
- *   tsx scripts/bench/archive-hold.ts --data-dir .bench-data/seed100k [--days 270] [--batch-size 100]
+ * `--no-checkpoint` turns off SQLite's WAL checkpoints at commit, to show
+ * how much of the hold they are.
+ *
+ *   tsx scripts/bench/archive-hold.ts --data-dir .bench-data/seed100k [--days 270] [--batch-size 100] [--no-checkpoint]
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +22,7 @@ import { createLogger } from '../../core/src/logger.ts';
 import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import type { Store } from '../../core/src/store/types.ts';
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, days: { type: 'string', default: '270' }, 'batch-size': { type: 'string', default: '100' } } });
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, days: { type: 'string', default: '270' }, 'batch-size': { type: 'string', default: '100' }, 'no-checkpoint': { type: 'boolean', default: false } } });
 if (!values['data-dir']) throw new Error('--data-dir DIR (a seeded store) is required');
 const work = mkdtempSync(join(tmpdir(), 'archive-hold-'));
 copyFileSync(join(values['data-dir'], 'iap.sqlite'), join(work, 'iap.sqlite'));
@@ -66,7 +69,7 @@ const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.leng
 const f = (n: number): string => n.toFixed(1);
 const loopFigures = (h: IntervalHistogram): number[] => [h.percentile(50), h.percentile(99), h.max].map((n) => n / 1e6);
 
-const store = SqliteStore.open({ dataDir: work, autoCheckpoint: process.env['HOLD_NO_CHECKPOINT'] !== '1' });
+const store = SqliteStore.open({ dataDir: work, autoCheckpoint: !values['no-checkpoint'] });
 try {
   const logger = createLogger({ level: 'error', service: 'bench', silent: true });
   const archiver = new Archiver({ store: timedStore(store), group: 'jobs', dir: join(work, 'archive'), owner: 'hold-bench', leaseMs: 60_000, batchSize: Number(values['batch-size']), logger });
