@@ -13,7 +13,7 @@ import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
 import { AuditJournal, readJournal } from '../../gateway/src/audit/journal.ts';
 import { AuditRecorder } from '../../gateway/src/audit/recorder.ts';
 import type { AuditRecord } from '../../gateway/src/audit/recorder.ts';
-import { tempDir } from './support.ts';
+import { auditCall, tempDir } from './support.ts';
 
 const data = tempDir('journal');
 after(() => data.remove());
@@ -24,21 +24,6 @@ const fresh = (): string => {
   return join(data.path, `case-${n}`);
 };
 
-function call(userAgent: string): AuditRecord {
-  return {
-    time: Date.now(),
-    operation: 'getJob',
-    entry: 'workflow-engine.getJob',
-    source: 'workflow-engine',
-    client: { account: 'admin', clientId: null, address: '127.0.0.1', userAgent },
-    outcome: 'rewritten',
-    status: 200,
-    latencyMs: 2,
-    deprecated: '2021.2',
-    removed: '2022.2',
-    replacement: 'GET /operations-manager/jobs/:id',
-  };
-}
 
 /** The journal's files in a gateway's data directory. */
 function journalFiles(dir: string): string[] {
@@ -69,7 +54,7 @@ test('a record is in the journal before its answer goes out, and the journal is 
   const dir = fresh();
   const { store, recorder: r, journal } = recorder(dir);
   const file = join(dir, 'gateway-audit.jsonl');
-  await journaled(r, [call('one'), call('two')]);
+  await journaled(r, [auditCall('one'), auditCall('two')]);
   assert.deepEqual(readJournal(file).map((x) => (x['client'] as { userAgent: string }).userAgent), ['one', 'two'], 'written before anything is stored');
   assert.deepEqual(await agentsIn(store), []);
   await r.flush();
@@ -84,9 +69,9 @@ test('a record is in the journal before its answer goes out, and the journal is 
 test('records left by a killed run are stored by the next one, once each, also those stored just before the kill', async () => {
   const dir = fresh();
   const first = recorder(dir);
-  for (const ua of ['a', 'b', 'c']) first.recorder.record(call(ua));
+  for (const ua of ['a', 'b', 'c']) first.recorder.record(auditCall(ua));
   await first.recorder.flush();
-  await journaled(first.recorder, ['d', 'e'].map(call));
+  await journaled(first.recorder, ['d', 'e'].map(auditCall));
   // A kill between a batch's commit and the journal's cut: its lines are still in the journal.
   const file = join(dir, 'gateway-audit.jsonl');
   const { docs } = await first.store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 10 });
@@ -119,7 +104,7 @@ test('the calls of one turn wait for one journal write, then all are answered', 
   const linesWhenAnswered: number[] = [];
   const all = new Promise<void>((resolve) => {
     for (const ua of ['x', 'y', 'z']) {
-      r.record(call(ua), () => {
+      r.record(auditCall(ua), () => {
         answered.push(ua);
         linesWhenAnswered.push(readJournal(file).length);
         if (answered.length === 3) resolve();
@@ -178,9 +163,9 @@ test('stored segments are deleted whole, in the order written, and the one being
 test('records recorded while a batch is being stored stay in the journal until their own batch is', async () => {
   const dir = fresh();
   const { store, recorder: r, journal } = recorder(dir);
-  for (let i = 0; i < 5; i += 1) r.record(call(`early-${i}`));
+  for (let i = 0; i < 5; i += 1) r.record(auditCall(`early-${i}`));
   const flushing = r.flush();
-  r.record(call('during'));
+  r.record(auditCall('during'));
   await flushing;
   const left = readJournal(join(dir, 'gateway-audit.jsonl')).map((x) => (x['client'] as { userAgent: string }).userAgent);
   assert.ok(left.every((ua) => !ua.startsWith('early')), `stored ones are cut: ${left.join(',')}`);

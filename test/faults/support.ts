@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AuditRecord } from '../../gateway/src/audit/recorder.ts';
 
 export const ADMIN_PASSWORD = 'fault-suite-password';
 
@@ -89,4 +90,21 @@ export function clients(n: number, step: (client: number, round: number) => Prom
 /** Prints a figure for RELIABILITY.md; the test runner shows it beside the test. */
 export function figure(name: string, value: string): void {
   console.log(`# figure ${name}: ${value}`);
+}
+
+/** One rewritten legacy getJob call's audit record, told apart by its user agent. */
+export function auditCall(userAgent: string): AuditRecord {
+  return {
+    time: Date.now(),
+    operation: 'getJob',
+    entry: 'workflow-engine.getJob',
+    source: 'workflow-engine',
+    client: { account: 'admin', clientId: null, address: '127.0.0.1', userAgent },
+    outcome: 'rewritten',
+    status: 200,
+    latencyMs: 2,
+    deprecated: '2021.2',
+    removed: '2022.2',
+    replacement: 'GET /operations-manager/jobs/:id',
+  };
 }

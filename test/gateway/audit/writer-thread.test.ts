@@ -14,30 +14,14 @@ import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
 import { AuditJournal } from '../../../gateway/src/audit/journal.ts';
 import type { JournaledRecord } from '../../../gateway/src/audit/journal.ts';
 import { AuditRecorder } from '../../../gateway/src/audit/recorder.ts';
-import type { AuditRecord } from '../../../gateway/src/audit/recorder.ts';
 import { WriterThread } from '../../../gateway/src/audit/writer-thread.ts';
-import { tempDir } from '../../faults/support.ts';
+import { auditCall, tempDir } from '../../faults/support.ts';
 
 const data = tempDir('writer-thread');
 after(() => data.remove());
 const logger = createLogger({ level: 'error', service: 'test', silent: true });
 const FILE = 'gateway.sqlite';
 
-function call(userAgent: string): AuditRecord {
-  return {
-    time: Date.now(),
-    operation: 'getJob',
-    entry: 'workflow-engine.getJob',
-    source: 'workflow-engine',
-    client: { account: 'admin', clientId: null, address: '127.0.0.1', userAgent },
-    outcome: 'rewritten',
-    status: 200,
-    latencyMs: 2,
-    deprecated: '2021.2',
-    removed: '2022.2',
-    replacement: 'GET /operations-manager/jobs/:id',
-  };
-}
 
 /** The gateway's shape: its own connection only reads and never checkpoints; the thread writes. */
 function open(dir: string): { store: SqliteStore; writer: WriterThread } {
@@ -50,7 +34,7 @@ test('records stored by the writer thread are read on the gateway\'s connection,
   const journal = AuditJournal.open(join(dir, 'gateway-audit.jsonl'));
   const recorder = new AuditRecorder(store, logger, { journal, sink: writer, flushEveryMs: 3_600_000 });
   await new Promise<void>((resolve) => {
-    for (let i = 0; i < 450; i += 1) recorder.record(call(`agent-${i}`), i === 449 ? resolve : undefined);
+    for (let i = 0; i < 450; i += 1) recorder.record(auditCall(`agent-${i}`), i === 449 ? resolve : undefined);
   });
   await recorder.flush();
   const { docs } = await store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 10_000 });
@@ -62,7 +46,7 @@ test('records stored by the writer thread are read on the gateway\'s connection,
   // A record stored already, sent again (as a journal replay would), beside a new one.
   const again = new WriterThread({ dataDir: dir, fileName: FILE });
   const replayed = docs[10] as unknown as JournaledRecord;
-  const next: JournaledRecord = { _id: newObjectId(), ...call('after') };
+  const next: JournaledRecord = { _id: newObjectId(), ...auditCall('after') };
   await again.store([replayed, next]);
   await again.close();
   assert.equal(await store.collection('audit').count(null), 451);
@@ -76,7 +60,7 @@ test('the writer thread checkpoints the WAL, so it stays bounded while the gatew
   const pad = 'x'.repeat(1000);
   // About 15 MB of records; SQLite's automatic checkpoint comes at every 1,000 pages (4 MB) of WAL.
   for (let batch = 0; batch < 60; batch += 1) {
-    await writer.store(Array.from({ length: 200 }, (_, i) => ({ _id: newObjectId(), ...call(`${pad}-${batch}-${i}`) })));
+    await writer.store(Array.from({ length: 200 }, (_, i) => ({ _id: newObjectId(), ...auditCall(`${pad}-${batch}-${i}`) })));
   }
   assert.equal(await store.collection('audit').count(null), 12_000);
   const wal = statSync(join(dir, `${FILE}-wal`)).size;
