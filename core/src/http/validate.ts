@@ -3,8 +3,9 @@
  * query strings. Failures become a ValidationError listing every problem with
  * the input it was found in (`body.jobIds[3]`).
  */
-import type Joi from 'joi';
+import Joi from 'joi';
 import { ValidationError } from '../errors.ts';
+import { OBJECT_ID } from '../store/ids.ts';
 import type { ErrorDetail } from '../errors.ts';
 import { decodeComponent, QueryStringError, splitQueryString } from '../search/query-string.ts';
 import type { Validator } from './route.ts';
@@ -56,4 +57,12 @@ export function joiQuery<T>(schema: Joi.Schema<T>): Validator<string, T> {
       return run(schema, 'query', { ...out });
     },
   };
+}
+
+/**
+ * A 24-hex id as a Joi rule, lower-cased as stored. `noun` names the id in the
+ * message (`a job id`), so a caller reading the 400 knows which one was wrong.
+ */
+export function joiObjectId(noun = 'an id'): Joi.StringSchema {
+  return Joi.string().pattern(OBJECT_ID).lowercase().messages({ 'string.pattern.base': `must be ${noun} of exactly 24 hexadecimal characters` });
 }

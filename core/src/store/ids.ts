@@ -19,3 +19,10 @@ export function newObjectId(now = Date.now()): string {
 export function newUuid(): string {
   return randomUUID();
 }
+
+/** A MongoDB ObjectId as text, in either case (stored ids are lower case). */
+export const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
+
+export function isObjectId(value: unknown): value is string {
+  return typeof value === 'string' && OBJECT_ID.test(value);
+}
