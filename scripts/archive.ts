@@ -15,16 +15,24 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/load.ts';
 import type { AppConfig } from '../config/load.ts';
-import { Archiver } from '../core/src/archive/archiver.ts';
-import { archiveDir } from '../core/src/archive/files.ts';
-import type { GroupName } from '../core/src/archive/files.ts';
-import { DueWindow, GROUPS } from '../core/src/archive/groups.ts';
-import { ArchiveInputError, findJob, groupOfFile, restoreFile } from '../core/src/archive/restore.ts';
-import { archiveOwner, DAY_MS } from '../core/src/archive/service.ts';
-import { createLogger } from '../core/src/logger.ts';
-import { openStore } from '../core/src/store/open.ts';
-import { SqliteStore } from '../core/src/store/sqlite/store.ts';
-import type { Store } from '../core/src/store/types.ts';
+import { Archiver } from '../kernel/archive/archiver.ts';
+import { archiveDir } from '../kernel/archive/files.ts';
+import { DueWindow } from '../kernel/archive/groups.ts';
+import type { GroupSpec } from '../kernel/archive/groups.ts';
+import type { GroupName } from '../kernel/archive/files.ts';
+import { ArchiveInputError, groupOfFile, restoreFile } from '../kernel/archive/restore.ts';
+import { archiveOwner, DAY_MS } from '../kernel/archive/service.ts';
+import { createLogger } from '../kernel/logger.ts';
+import { openStore } from '../kernel/store/open.ts';
+import { SqliteStore } from '../kernel/store/sqlite/store.ts';
+import type { Store } from '../kernel/store/types.ts';
+import { CORE_COLLECTIONS } from '../core/src/store/collections.ts';
+import { findJob, jobsGroup } from '../core/src/archive/jobs.ts';
+import { auditGroup } from '../gateway/src/audit/archive-group.ts';
+import { GATEWAY_COLLECTIONS } from '../gateway/src/audit/collection.ts';
+
+/** Both services' groups: this tool archives the core's jobs and the gateway's audit. */
+const GROUPS: Readonly<Record<GroupName, GroupSpec>> = { jobs: jobsGroup, audit: auditGroup };
 
 const USAGE = `usage: npm run archive -- [--older-than DAYSd] [--only jobs|audit] [--dry-run]
        npm run archive -- --restore FILE [--restore FILE ...]
@@ -47,9 +55,9 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** The store a group lives in: the core's, or the gateway's own file beside it (as gateway/src/main.ts opens it). */
 async function storeOf(config: Readonly<AppConfig>, group: GroupName): Promise<Store | null> {
-  if (config.mongoUrl || group === 'jobs') return openStore(config);
+  if (config.mongoUrl || group === 'jobs') return openStore(config, CORE_COLLECTIONS);
   if (!existsSync(join(config.dataDir, 'gateway.sqlite'))) return null;
-  return SqliteStore.open({ dataDir: config.dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+  return SqliteStore.open({ dataDir: config.dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
 }
 
 /** `days` null: retention is off for the group and nothing is archived. */
@@ -61,11 +69,11 @@ async function archiveGroup(config: Readonly<AppConfig>, group: GroupName, days:
     const cutoff = Date.now() - days * DAY_MS;
     const before = new Date(cutoff).toISOString();
     if (dryRun) {
-      const n = await DueWindow.countDue(store, GROUPS[group], cutoff);
+      const n = await DueWindow.countDue(store, GROUPS[group]!, cutoff);
       return void process.stdout.write(`${group}: ${n} ${group === 'jobs' ? 'finished jobs (with their tasks)' : 'audit records'} older than ${before} would be archived\n`);
     }
     const logger = createLogger({ level: config.log.level, service: 'archive' });
-    const archiver = new Archiver({ store, group, dir: archiveDir(config.dataDir), owner: archiveOwner(), leaseMs: config.retention.leaseMs, batchSize: config.retention.batchSize, logger });
+    const archiver = new Archiver({ store, group: GROUPS[group]!, dir: archiveDir(config.dataDir), owner: archiveOwner(), leaseMs: config.retention.leaseMs, batchSize: config.retention.batchSize, logger });
     // A running service's pass, or a killed archiver's unexpired lease, holds the group: wait for it.
     const giveUp = Date.now() + config.retention.leaseMs * 2 + 10_000;
     for (;;) {
@@ -77,7 +85,7 @@ async function archiveGroup(config: Readonly<AppConfig>, group: GroupName, days:
       const seconds = (performance.now() - started) / 1000;
       loop.disable();
       if (result.ran) {
-        const counts = GROUPS[group].kinds.map((k) => `${result.archived[k]} ${k}`).join(', ');
+        const counts = GROUPS[group]!.kinds.map((k) => `${result.archived[k]} ${k}`).join(', ');
         const total = Object.values(result.archived).reduce((a, b) => a + b, 0);
         process.stdout.write(`${group}: archived ${counts} older than ${before} in ${result.batches} batches\n`);
         const ms = (ns: number): string => (ns / 1e6).toFixed(1);
@@ -131,11 +139,11 @@ async function main(): Promise<void> {
   if (restores !== undefined) {
     for (const given of restores) {
       const file = resolve(given);
-      const group = groupOfFile(file);
+      const group = groupOfFile(file, Object.values(GROUPS)).name;
       const store = await storeOf(config, group);
       if (!store) throw new ArchiveInputError(`no gateway store in ${config.dataDir} to restore audit records into`);
       try {
-        const { inserted, skipped } = await restoreFile({ store, dir, file, owner: archiveOwner(), leaseMs: config.retention.leaseMs, waitMs: config.retention.leaseMs * 2 + 10_000 });
+        const { inserted, skipped } = await restoreFile({ store, dir, file, groups: Object.values(GROUPS), owner: archiveOwner(), leaseMs: config.retention.leaseMs, waitMs: config.retention.leaseMs * 2 + 10_000 });
         process.stdout.write(`restored ${inserted} documents from ${file}${skipped > 0 ? ` (${skipped} already in the store, skipped)` : ''}\n`);
       } finally {
         await store.close();

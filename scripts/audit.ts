@@ -11,10 +11,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/load.ts';
 import type { AppConfig } from '../config/load.ts';
-import { readArchiveState } from '../core/src/archive/lease.ts';
-import { openStore } from '../core/src/store/open.ts';
-import { SqliteStore } from '../core/src/store/sqlite/store.ts';
-import type { Store } from '../core/src/store/types.ts';
+import { readArchiveState } from '../kernel/archive/lease.ts';
+import { openStore } from '../kernel/store/open.ts';
+import { SqliteStore } from '../kernel/store/sqlite/store.ts';
+import type { Store } from '../kernel/store/types.ts';
 import { CALENDAR_FILE, MAPPINGS_DIR } from '../gateway/src/app.ts';
 import { ReportBuilder } from '../gateway/src/audit/report.ts';
 import type { Report } from '../gateway/src/audit/report.ts';
@@ -28,6 +28,8 @@ import { plural, renderText } from '../gateway/src/audit/report-text.ts';
 import { hatchRegistry } from '../gateway/src/mapping/hatches/index.ts';
 import { loadMappings } from '../gateway/src/mapping/load.ts';
 import { loadCalendar } from '../gateway/src/releases.ts';
+import { CORE_COLLECTIONS } from '../core/src/store/collections.ts';
+import { GATEWAY_COLLECTIONS } from '../gateway/src/audit/collection.ts';
 
 const USAGE = `usage: npm run audit -- [--target RELEASE] [--format text|json|csv|html] [--since DATE] [--until DATE]
                         [--data-dir DIR | --from-log FILE] [--out FILE]
@@ -61,12 +63,12 @@ function render(report: Report, format: Format): string {
 }
 
 async function openAuditStore(config: Readonly<AppConfig>, dataDir: string | undefined): Promise<Store> {
-  if (config.mongoUrl && dataDir === undefined) return openStore(config);
+  if (config.mongoUrl && dataDir === undefined) return openStore(config, CORE_COLLECTIONS);
   const dir = resolve(dataDir ?? config.dataDir);
   const file = join(dir, 'gateway.sqlite');
   // Opening would create an empty store; an operator who mistyped the directory should hear so instead.
   if (!existsSync(file)) fail(`no audit store at ${file}: the gateway creates it when it starts; give --data-dir, or --from-log to read an access log`);
-  return SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+  return SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
 }
 
 async function main(): Promise<void> {

@@ -1,12 +1,12 @@
 /**
  * The two stalls of issue 17, before (Ajv as the core configured it, V8's
- * RegExp and Ajv's own uniqueItems) and after (core/src/json-schema/).
+ * RegExp and Ajv's own uniqueItems) and after (kernel/json-schema/).
  * `tsx scripts/measure-schema-stalls.ts`; figures go to RELIABILITY.md.
  * The backtracking pattern doubles with each `a`, so "before" is timed up to
  * 26 `a`s and the 33 of the report extrapolated from the last doubling.
  */
 import { Ajv } from 'ajv';
-import { checkData, schemaProblems } from '../core/src/json-schema/index.ts';
+import { checkData, schemaProblems } from '../kernel/json-schema/index.ts';
 
 const ms = (since: number): number => Math.round((performance.now() - since) * 10) / 10;
 const before = new Ajv({ allErrors: true, strict: false });

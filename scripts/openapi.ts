@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.ts';
-import { buildDocuments } from '../gateway/src/openapi/build.ts';
+import { buildDocuments } from './openapi-documents.ts';
 
 export const DOCUMENT_FILES = {
   gateway: fileURLToPath(new URL('../docs/openapi.json', import.meta.url)),

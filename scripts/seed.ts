@@ -9,9 +9,10 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.ts';
-import { openStore } from '../core/src/store/open.ts';
+import { openStore } from '../kernel/store/open.ts';
 import { DEFAULT_BATCH_SIZE, seedStore } from '../core/src/seed/seed.ts';
 import type { SeedProgress } from '../core/src/seed/seed.ts';
+import { CORE_COLLECTIONS } from '../core/src/store/collections.ts';
 
 const USAGE = `usage: npm run seed -- [--jobs N] [--seed S] [--tasks-fraction F] [--data-dir DIR]
                         [--batch-size B] [--now ISO-DATE]
@@ -111,7 +112,7 @@ async function main(): Promise<number> {
   const config = await loadConfig();
   const storeConfig = opts.dataDir === null ? config : { ...config, dataDir: opts.dataDir, mongoUrl: null };
   const started = performance.now();
-  const store = await openStore(storeConfig);
+  const store = await openStore(storeConfig, CORE_COLLECTIONS);
   try {
     const c = await seedStore(store, {
       jobs: opts.jobs,

@@ -9,8 +9,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.ts';
 import { seedStore } from '../core/src/seed/seed.ts';
-import { openStore } from '../core/src/store/open.ts';
+import { openStore } from '../kernel/store/open.ts';
 import { supervise } from './supervise.ts';
+import { CORE_COLLECTIONS } from '../core/src/store/collections.ts';
 
 const { values } = parseArgs({ options: { 'demo-jobs': { type: 'string', default: '1000' } } });
 const demoJobs = Number(values['demo-jobs']);
@@ -21,7 +22,7 @@ if (!Number.isSafeInteger(demoJobs) || demoJobs < 0) {
 
 const config = await loadConfig();
 if (!config.mongoUrl && demoJobs > 0) {
-  const store = await openStore(config);
+  const store = await openStore(config, CORE_COLLECTIONS);
   try {
     if ((await store.collection('jobs').count(null)) === 0) {
       const counts = await seedStore(store, { jobs: demoJobs, seed: 1, tasksFraction: 0.2 });

@@ -4,17 +4,15 @@
  */
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../config/load.ts';
+import { createLogger, listen, openStore, STALL_CHECK_MS, startArchiveService, startStallDetector } from '../../kernel/index.ts';
 import { createCoreApp } from './app.ts';
-import { startArchiveService } from './archive/service.ts';
-import { listen } from './http/listen.ts';
-import { STALL_CHECK_MS, startStallDetector } from './http/stall-detector.ts';
-import { createLogger } from './logger.ts';
-import { openStore } from './store/open.ts';
+import { jobsGroup } from './archive/jobs.ts';
+import { CORE_COLLECTIONS } from './store/collections.ts';
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'core' });
 startStallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger });
-const store = await openStore(config);
+const store = await openStore(config, CORE_COLLECTIONS);
 const core = createCoreApp({ store, config, logger });
 await core.bootstrap();
 void core.engine.recover().catch((err: unknown) => logger.error('resuming running jobs failed', { error: String(err) }));
@@ -24,7 +22,7 @@ const server = await listen(core.app, config.core.port, '0.0.0.0');
 core.automationScheduler.start();
 core.triggerScheduler.start();
 // Finished jobs past their retention go to DATA_DIR/archive (off unless RETENTION_JOB_DAYS is set).
-const archive = startArchiveService({ store, dataDir: config.dataDir, group: 'jobs', retention: config.retention, logger });
+const archive = startArchiveService({ store, dataDir: config.dataDir, group: jobsGroup, days: config.retention.jobDays, retention: config.retention, logger });
 const { port } = server.address() as AddressInfo;
 logger.info(`core listening on port ${port} (store: ${store.kind})`, { port });
 

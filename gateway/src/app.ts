@@ -7,13 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
-import { errorHandler } from '../../core/src/http/error-handler.ts';
-import { observeAnswers } from '../../core/src/http/observe-answers.ts';
-import type { AnswerTap } from '../../core/src/http/observe-answers.ts';
-import { requestContext } from '../../core/src/http/request-context.ts';
-import type { RequestState } from '../../core/src/http/request-context.ts';
-import type { Logger } from '../../core/src/logger.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import { errorHandler, observeAnswers, requestContext } from '../../kernel/index.ts';
+import type { AnswerTap, Logger, RequestState, Store } from '../../kernel/index.ts';
 import type { AuditJournal } from './audit/journal.ts';
 import { AuditRecorder } from './audit/recorder.ts';
 import type { AuditSink } from './audit/sink.ts';
@@ -23,8 +18,8 @@ import type { CoreClient } from './core-client.ts';
 import { legacyHandler } from './legacy.ts';
 import { createGatewayMetrics, removalDates } from './metrics.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import { coreRouteTable } from './openapi/core-routes.ts';
 import { gatewayDocument } from './openapi/document.ts';
+import { documentSource, fetchCoreDocument } from './openapi/source.ts';
 import { legacyObserver } from './observe-legacy.ts';
 import { isOwnPath, ownRouteOf, ownRoutes } from './own-routes.ts';
 import { hatches, hatchRegistry } from './mapping/hatches/index.ts';
@@ -36,7 +31,7 @@ import { loadCalendar } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
-export const MAPPINGS_DIR = fileURLToPath(new URL('../../mappings/', import.meta.url));
+export const MAPPINGS_DIR = fileURLToPath(new URL('../../mappings', import.meta.url));
 export const CALENDAR_FILE = fileURLToPath(new URL('../../config/releases.json', import.meta.url));
 
 /** The real platform's path of the orchestrator relay, served as an alias (docs/decisions.md D19). */
@@ -137,7 +132,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     }
     await next();
   });
-  const document = () => gatewayDocument({ coreRoutes: coreRouteTable(deps.config), entries, calendar, version: pkg.version, release: deps.config.platform.release, metrics: metrics !== null });
+  const document = documentSource(fetchCoreDocument(client), (core) => gatewayDocument({ core, entries, calendar, version: pkg.version, release: deps.config.platform.release, metrics: metrics !== null }));
   app.use(ownRoutes({ document, metrics, client }));
   app.use(auditReportRoute({ entries, calendar, release: deps.config.platform.release, store: deps.store, audit, client }));
   // Any other `/gateway/...` path is the core's to answer (a 404 in its shape), as every path the gateway does not serve is.

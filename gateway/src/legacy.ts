@@ -12,8 +12,8 @@
  * line like every other answer of the gateway.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestIdOf } from '../../core/src/http/request-context.ts';
-import type { Logger } from '../../core/src/logger.ts';
+import { requestIdOf } from '../../kernel/index.ts';
+import type { Logger } from '../../kernel/index.ts';
 import type { AuditRecorder, Outcome } from './audit/recorder.ts';
 import { CallerChecks } from './audit/callers.ts';
 import type { CallerCheck } from './audit/callers.ts';

@@ -2,13 +2,10 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
-import { listen } from '../../core/src/http/listen.ts';
-import { STALL_CHECK_MS, startStallDetector } from '../../core/src/http/stall-detector.ts';
-import { startArchiveService } from '../../core/src/archive/service.ts';
-import { createLogger } from '../../core/src/logger.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
-import { openStore } from '../../core/src/store/open.ts';
+import { createLogger, listen, openStore, SqliteStore, STALL_CHECK_MS, startArchiveService, startStallDetector } from '../../kernel/index.ts';
 import { createGatewayApp } from './app.ts';
+import { auditGroup } from './audit/archive-group.ts';
+import { GATEWAY_COLLECTIONS } from './audit/collection.ts';
 import { AuditJournal } from './audit/journal.ts';
 import { WriterThread } from './audit/writer-thread.ts';
 
@@ -19,14 +16,14 @@ startStallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_C
 // batches are stored, and the WAL checkpointed, by a writer thread on its own connection (writer-thread.ts);
 // MongoDB's driver does its I/O off the event loop, so there they are stored from here.
 const GATEWAY_FILE = 'gateway.sqlite';
-const store = config.mongoUrl ? await openStore(config) : SqliteStore.open({ dataDir: config.dataDir, fileName: GATEWAY_FILE, countCacheEntries: 0, autoCheckpoint: false });
+const store = config.mongoUrl ? await openStore(config, GATEWAY_COLLECTIONS) : SqliteStore.open({ dataDir: config.dataDir, fileName: GATEWAY_FILE, countCacheEntries: 0, autoCheckpoint: false, collections: GATEWAY_COLLECTIONS });
 const auditSink = config.mongoUrl || config.dataDir === ':memory:' ? undefined : new WriterThread({ dataDir: config.dataDir, fileName: GATEWAY_FILE });
 const auditJournal = AuditJournal.open(join(config.dataDir, 'gateway-audit.jsonl'));
 if (auditJournal.recovered.length > 0) logger.info(`audit: ${auditJournal.recovered.length} records kept by the journal of an earlier run go into the store with the first batch`);
 const gateway = createGatewayApp({ config, logger, store, auditJournal, ...(auditSink ? { auditSink } : {}) });
 const server = await listen(gateway.app, config.port, '0.0.0.0');
 // Audit records past their retention go to DATA_DIR/archive (off unless RETENTION_AUDIT_DAYS is set).
-const archive = startArchiveService({ store, dataDir: config.dataDir, group: 'audit', retention: config.retention, logger });
+const archive = startArchiveService({ store, dataDir: config.dataDir, group: auditGroup, days: config.retention.auditDays, retention: config.retention, logger });
 const { port } = server.address() as AddressInfo;
 logger.info(`gateway listening on port ${port}, core at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port });
 

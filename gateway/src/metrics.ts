@@ -5,9 +5,8 @@
  * still called close to their removal.
  */
 import { Counter, Gauge, Registry } from 'prom-client';
-import { requestDuration } from '../../core/src/metrics/http.ts';
-import type { ObserveRequest } from '../../core/src/metrics/http.ts';
-import { processMetrics } from '../../core/src/metrics/process.ts';
+import { processMetrics, requestDuration } from '../../kernel/index.ts';
+import type { ObserveRequest } from '../../kernel/index.ts';
 import type { Outcome } from './audit/recorder.ts';
 import type { Entry } from './mapping/types.ts';
 import type { ReleaseCalendar } from './releases.ts';

@@ -3,7 +3,7 @@
  * counts and times it for the metrics, and hands it to the tap when one is
  * given (the contract test). None of it when both are off.
  */
-import type { AnswerTap } from '../../core/src/http/observe-answers.ts';
+import type { AnswerTap } from '../../kernel/index.ts';
 import type { LegacyObserver } from './legacy.ts';
 import { RawJson } from './mapping/pluck.ts';
 import type { GatewayMetrics } from './metrics.ts';

@@ -6,11 +6,8 @@
  * paths are its own; the core's are at the core's address.
  */
 import type { Context, Middleware } from 'koa';
-import { roleId } from '../../core/src/auth/roles.ts';
-import { AppError, ValidationError } from '../../core/src/errors.ts';
-import { METRICS_PROVENANCE } from '../../core/src/metrics/routes.ts';
-import { DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, OPENAPI_PATH } from '../../core/src/openapi/docs-page.ts';
-import type { OpenApiDocument } from '../../core/src/openapi/document.ts';
+import { roleId } from '../../kernel/index.ts';
+import { AppError, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, METRICS_PROVENANCE, OPENAPI_PATH, ValidationError } from '../../kernel/index.ts';
 import { REPORT_PATH, requireRole } from './audit/report-route.ts';
 import type { CoreClient } from './core-client.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -39,7 +36,8 @@ export function ownRouteOf(ctx: Context): string {
 }
 
 export interface OwnRoutesDeps {
-  readonly document: () => OpenApiDocument;
+  /** The gateway's document as JSON (gateway/src/openapi/source.ts). */
+  readonly document: () => Promise<string>;
   readonly metrics: GatewayMetrics | null;
   readonly client: CoreClient;
 }
@@ -57,13 +55,12 @@ function onlyGet(ctx: Context): void {
 }
 
 export function ownRoutes(deps: OwnRoutesDeps): Middleware {
-  let json: string | null = null;
   return async function gatewayOwnRoutes(ctx, next) {
     const path = ctx.path;
     if (!isOwnPath(path) || (path === METRICS_PATH && !deps.metrics)) return next();
     onlyGet(ctx);
     if (path === OPENAPI_PATH) {
-      json ??= JSON.stringify(deps.document());
+      const json = await deps.document();
       ctx.type = 'application/json';
       ctx.body = json;
     } else if (path === METRICS_PATH) {

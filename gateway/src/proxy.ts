@@ -14,13 +14,8 @@
 import { Agent, request } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { AppError } from '../../core/src/errors.ts';
-import { renderError } from '../../core/src/http/error-handler.ts';
-import type { Surface } from '../../core/src/http/route.ts';
-import { requestIdOf } from '../../core/src/http/request-context.ts';
-import type { Logger } from '../../core/src/logger.ts';
-import type { ObserveRequest } from '../../core/src/metrics/http.ts';
-import { secondsSince } from '../../core/src/metrics/http.ts';
+import { AppError, renderError, requestIdOf, secondsSince } from '../../kernel/index.ts';
+import type { Logger, ObserveRequest, Surface } from '../../kernel/index.ts';
 
 export interface ProxyOptions {
   readonly target: string;

@@ -17,10 +17,12 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Archiver } from '../../core/src/archive/archiver.ts';
-import { createLogger } from '../../core/src/logger.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import { Archiver } from '../../kernel/archive/archiver.ts';
+import { createLogger } from '../../kernel/logger.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
+import type { Store } from '../../kernel/store/types.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
+import { jobsGroup } from '../../core/src/archive/jobs.ts';
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, days: { type: 'string', default: '270' }, 'batch-size': { type: 'string', default: '100' }, 'no-checkpoint': { type: 'boolean', default: false } } });
 if (!values['data-dir']) throw new Error('--data-dir DIR (a seeded store) is required');
@@ -69,10 +71,10 @@ const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.leng
 const f = (n: number): string => n.toFixed(1);
 const loopFigures = (h: IntervalHistogram): number[] => [h.percentile(50), h.percentile(99), h.max].map((n) => n / 1e6);
 
-const store = SqliteStore.open({ dataDir: work, autoCheckpoint: !values['no-checkpoint'] });
+const store = SqliteStore.open({ dataDir: work, autoCheckpoint: !values['no-checkpoint'], collections: CORE_COLLECTIONS });
 try {
   const logger = createLogger({ level: 'error', service: 'bench', silent: true });
-  const archiver = new Archiver({ store: timedStore(store), group: 'jobs', dir: join(work, 'archive'), owner: 'hold-bench', leaseMs: 60_000, batchSize: Number(values['batch-size']), logger });
+  const archiver = new Archiver({ store: timedStore(store), group: jobsGroup, dir: join(work, 'archive'), owner: 'hold-bench', leaseMs: 60_000, batchSize: Number(values['batch-size']), logger });
   const idle = idleLoop();
   await new Promise((r) => setTimeout(r, 200));
   const loop = monitorEventLoopDelay({ resolution: 1 });

@@ -11,13 +11,14 @@ import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { login, runToEnd, startService } from './child.ts';
 import type { Panel } from './plot.ts';
 import { buildQueryMix, runQueryMix } from './search.ts';
 import type { QueryResult } from './search.ts';
 import { ms } from './stats.ts';
 import type { Goal } from './summary.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 interface ArchiveRun {
   readonly documents: number;
@@ -67,7 +68,7 @@ setInterval(() => undefined, 1000);`;
 async function freshCopy(sourceDir: string, jobCount: number, workDir: string): Promise<void> {
   let have = 0;
   if (existsSync(join(sourceDir, 'iap.sqlite'))) {
-    const s = SqliteStore.open({ dataDir: sourceDir });
+    const s = SqliteStore.open({ dataDir: sourceDir, collections: CORE_COLLECTIONS });
     have = await s.collection('jobs').count(null);
     await s.close();
   }
@@ -76,7 +77,7 @@ async function freshCopy(sourceDir: string, jobCount: number, workDir: string): 
     console.log(`seeding ${jobCount} jobs into ${sourceDir} ...`);
     await runToEnd(['scripts/seed.ts', '--jobs', String(jobCount), '--tasks-fraction', '0.02', '--data-dir', sourceDir], { LOG_LEVEL: 'warn' });
   }
-  const prepared = SqliteStore.open({ dataDir: sourceDir });
+  const prepared = SqliteStore.open({ dataDir: sourceDir, collections: CORE_COLLECTIONS });
   for (const name of ['jobs', 'tasks'] as const) await prepared.collection(name).buildIndexes();
   await prepared.close();
   rmSync(workDir, { recursive: true, force: true });
@@ -92,7 +93,7 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
   const coreEnv = { DATA_DIR: workDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: PASSWORD };
   const cold = await startService('core/src/main.ts', { ...coreEnv, SEARCH_COUNT_CACHE_ENTRIES: '0' });
   const warm = await startService('core/src/main.ts', coreEnv);
-  const store = SqliteStore.open({ dataDir: workDir, countCacheEntries: 0 });
+  const store = SqliteStore.open({ dataDir: workDir, countCacheEntries: 0, collections: CORE_COLLECTIONS });
   let idle: QueryResult[];
   let busy: QueryResult[];
   let alone: ArchiveRun;

@@ -15,14 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createLogger } from '../../core/src/logger.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { createLogger } from '../../kernel/logger.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { AuditJournal } from '../../gateway/src/audit/journal.ts';
 import type { JournaledRecord } from '../../gateway/src/audit/journal.ts';
 import { AuditRecorder } from '../../gateway/src/audit/recorder.ts';
 import { storeSink } from '../../gateway/src/audit/sink.ts';
 import type { AuditSink } from '../../gateway/src/audit/sink.ts';
 import { WriterThread } from '../../gateway/src/audit/writer-thread.ts';
+import { GATEWAY_COLLECTIONS } from '../../gateway/src/audit/collection.ts';
 
 const { values } = parseArgs({ options: { rate: { type: 'string', default: '1600' }, seconds: { type: 'string', default: '15' }, rounds: { type: 'string', default: '2' } } });
 const rate = Number(values.rate);
@@ -53,7 +54,7 @@ const quantile = (xs: readonly number[], q: number): number => {
 async function round(kind: 'event loop' | 'writer thread'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'iap-audit-hold-'));
   const threaded = kind === 'writer thread';
-  const store = SqliteStore.open({ dataDir: dir, fileName: FILE, countCacheEntries: 0, autoCheckpoint: !threaded });
+  const store = SqliteStore.open({ dataDir: dir, fileName: FILE, countCacheEntries: 0, autoCheckpoint: !threaded, collections: GATEWAY_COLLECTIONS });
   const holds: number[] = [];
   const sink = timed(threaded ? new WriterThread({ dataDir: dir, fileName: FILE }) : storeSink(store), holds);
   const recorder = new AuditRecorder(store, logger, { journal: AuditJournal.open(join(dir, 'gateway-audit.jsonl')), sink });

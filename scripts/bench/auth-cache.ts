@@ -17,14 +17,15 @@ import { loadConfig } from '../../config/load.ts';
 import { createCoreApp } from '../../core/src/app.ts';
 import { AuthService } from '../../core/src/auth/service.ts';
 import type { Credential } from '../../core/src/auth/credentials.ts';
-import { createLogger } from '../../core/src/logger.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { createLogger } from '../../kernel/logger.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '20000' } } });
 const calls = Number(values.calls);
 const PASSWORD = 'bench-admin-password';
 const dir = mkdtempSync(join(tmpdir(), 'iap-auth-cache-'));
-const store = SqliteStore.open({ dataDir: dir });
+const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
 const config = await loadConfig({ env: { DATA_DIR: dir, ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'error' } });
 const logger = createLogger({ level: 'error', service: 'bench', silent: true });
 await createCoreApp({ store, config, logger }).bootstrap();

@@ -7,18 +7,19 @@ import { existsSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { login, memoryOf, runToEnd, startService } from './child.ts';
 import { buildQueryMix, runQueryMix } from './search.ts';
 import type { QueryResult } from './search.ts';
 import type { Panel } from './plot.ts';
 import type { Goal } from './summary.ts';
 import { ms } from './stats.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 export async function searchSection(jobCount: number, runs: number, dataDir: string, fresh: boolean): Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }> {
   async function storedJobs(): Promise<number> {
     if (!existsSync(resolve(dataDir, 'iap.sqlite'))) return 0;
-    const store = SqliteStore.open({ dataDir });
+    const store = SqliteStore.open({ dataDir, collections: CORE_COLLECTIONS });
     try {
       return await store.collection('jobs').count(null);
     } finally {
@@ -36,7 +37,7 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
   }
 
   // As an operator would after an upgrade: build what the store's declared indexes lack.
-  const prepared = SqliteStore.open({ dataDir });
+  const prepared = SqliteStore.open({ dataDir, collections: CORE_COLLECTIONS });
   for (const name of ['jobs', 'tasks'] as const) await prepared.collection(name).buildIndexes();
   await prepared.close();
 
@@ -47,7 +48,7 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
   // keeps totals until the next write (warm, the default).
   const cold = await startService('core/src/main.ts', { ...coreEnv, SEARCH_COUNT_CACHE_ENTRIES: '0' });
   const warm = await startService('core/src/main.ts', coreEnv);
-  const store = SqliteStore.open({ dataDir, countCacheEntries: 0 });
+  const store = SqliteStore.open({ dataDir, countCacheEntries: 0, collections: CORE_COLLECTIONS });
   let results: QueryResult[];
   let memory: { rssMb: number; peakMb: number };
   try {

@@ -3,10 +3,10 @@
  * answered in-process by the store (the baseline: no HTTP, no JSON) and over
  * HTTP by the real core process, side by side in one run.
  */
-import { jobs as jobType } from '../../core/src/search/fields.ts';
-import { parseSearch } from '../../core/src/search/parse-search.ts';
-import type { SearchLimits } from '../../core/src/search/parse-search.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import { jobs as jobType } from '../../kernel/search/fields.ts';
+import { parseSearch } from '../../kernel/search/parse-search.ts';
+import type { SearchLimits } from '../../kernel/search/parse-search.ts';
+import type { Store } from '../../kernel/store/types.ts';
 import { summarize, timeRuns } from './stats.ts';
 import type { Summary } from './stats.ts';
 

@@ -7,9 +7,9 @@
  */
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestIdOf } from '../../core/src/http/request-context.ts';
-import { noteRequest, STALL_CHECK_MS, startStallDetector } from '../../core/src/http/stall-detector.ts';
-import { createLogger } from '../../core/src/logger.ts';
+import { requestIdOf } from '../../kernel/http/request-context.ts';
+import { noteRequest, STALL_CHECK_MS, startStallDetector } from '../../kernel/http/stall-detector.ts';
+import { createLogger } from '../../kernel/logger.ts';
 
 // Made before any measuring: loading winston's formats is no part of the detector's running cost.
 const logger = createLogger({ level: 'error', service: 'bench', silent: true });

@@ -9,7 +9,7 @@ import type { SecretRef } from '../../config/load.ts';
 import { configSchema } from '../../config/schema.ts';
 import type { AppConfig } from '../../config/schema.ts';
 
-const SHIPPED_DIR = fileURLToPath(new URL('../../config/', import.meta.url));
+const SHIPPED_DIR = fileURLToPath(new URL('../../config', import.meta.url));
 const shippedDefaults = JSON.parse(await readFile(join(SHIPPED_DIR, 'default.json'), 'utf8')) as unknown;
 
 /** A throwaway config dir holding the shipped default.json plus `files`. */

@@ -10,15 +10,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TappedAnswer } from '../../core/src/http/observe-answers.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import type { TappedAnswer } from '../../kernel/http/observe-answers.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { loadConfig } from '../../config/load.ts';
-import { buildDocuments } from '../../gateway/src/openapi/build.ts';
+import { buildDocuments } from '../../scripts/openapi-documents.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
 import { AnswerChecker, recordedAnswers } from './check-answers.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'iap-contract-test-'));
 let core: RunningCore;
@@ -29,7 +30,7 @@ let answers: TappedAnswer[];
 before(async () => {
   // This file's own recording, whatever the run around it records.
   process.env['CONTRACT_RECORD_DIR'] = dir;
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }));
   gw = await startGateway(core.url);
   const auth = { authorization: `Bearer ${core.adminToken}` };
   const calls: Array<[string, string, RequestInit?]> = [

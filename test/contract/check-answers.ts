@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import type { TappedAnswer } from '../../core/src/http/observe-answers.ts';
-import type { OpenApiDocument } from '../../core/src/openapi/document.ts';
-import { openApiPath } from '../../core/src/openapi/shapes.ts';
+import type { TappedAnswer } from '../../kernel/http/observe-answers.ts';
+import type { OpenApiDocument } from '../../kernel/openapi/document.ts';
+import { openApiPath } from '../../kernel/openapi/shapes.ts';
 
 /** Routes no operation stands for: a path no route matched, a call the gateway passed through (the core recorded its answer). */
 const UNATTRIBUTED = new Set(['unmatched', 'passthrough']);
@@ -113,7 +113,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(2);
   }
   const { loadConfig } = await import('../../config/load.ts');
-  const { buildDocuments } = await import('../../gateway/src/openapi/build.ts');
+  const { buildDocuments } = await import('../../scripts/openapi-documents.ts');
   const documents = buildDocuments(await loadConfig({ env: {} }));
   const result = new AnswerChecker(documents).checkAll(recordedAnswers(dir));
   console.log(`contract: ${result.checked} answers checked against the OpenAPI documents (${result.skipped} not attributable to an operation)`);

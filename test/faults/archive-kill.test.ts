@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { archiveDir } from '../../core/src/archive/files.ts';
+import { archiveDir } from '../../kernel/archive/files.ts';
 import { checkInvariant, runArchive, seedStore, storeContents } from '../core/archive/support.ts';
-import { readManifest } from '../../core/src/archive/files.ts';
+import { readManifest } from '../../kernel/archive/files.ts';
 import { figure, tempDir } from './support.ts';
 
 /** Changes whenever a batch of either group commits. */

@@ -8,12 +8,13 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger } from '../../core/src/logger.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { createLogger } from '../../kernel/logger.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { AuditJournal, readJournal } from '../../gateway/src/audit/journal.ts';
 import { AuditRecorder } from '../../gateway/src/audit/recorder.ts';
 import type { AuditRecord } from '../../gateway/src/audit/recorder.ts';
 import { auditCall, tempDir } from './support.ts';
+import { GATEWAY_COLLECTIONS } from '../../gateway/src/audit/collection.ts';
 
 const data = tempDir('journal');
 after(() => data.remove());
@@ -40,7 +41,7 @@ function journaled(r: AuditRecorder, calls: readonly AuditRecord[]): Promise<voi
 /** A recorder that never flushes by itself, so the test decides when batches are stored. */
 function recorder(dir: string): { store: SqliteStore; recorder: AuditRecorder; journal: AuditJournal } {
   // The gateway's own embedded file on purpose: the test cuts its journal and reopens both as a restart would.
-  const store = SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+  const store = SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
   const journal = AuditJournal.open(join(dir, 'gateway-audit.jsonl'));
   return { store, journal, recorder: new AuditRecorder(store, logger, { journal, flushEveryMs: 3_600_000 }) };
 }

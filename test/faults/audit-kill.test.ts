@@ -6,11 +6,12 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { crash, spawnCore, spawnService } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
 import { ADMIN_PASSWORD, clients, figure, login, sleep, tempDir, timed, waitUntil } from './support.ts';
 import { storeEnv } from '../helpers/stores.ts';
+import { GATEWAY_COLLECTIONS } from '../../gateway/src/audit/collection.ts';
 
 const coreData = tempDir('audit-kill-core');
 const gatewayData = tempDir('audit-kill-gateway');
@@ -24,7 +25,7 @@ after(async () => {
 /** The user agents of the stored audit records, each with how many records carry it. */
 async function storedAgents(): Promise<Map<string, number>> {
   // The killed gateway ran on its embedded file (the gateway's default), which is what is read back here.
-  const store = SqliteStore.open({ dataDir: gatewayData.path, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+  const store = SqliteStore.open({ dataDir: gatewayData.path, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
   try {
     const { docs } = await store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 100_000 });
     const agents = new Map<string, number>();

@@ -8,7 +8,7 @@
  * while, and their audit records are stored once there is room again.
  * The embedded store on purpose, whatever MONGO_URL says: it is its disk
  * that fills; MongoDB's out-of-space answer is mapped to the same 507 by
- * test/store/mongo-errors.test.ts.
+ * test/kernel/store/mongo-errors.test.ts.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

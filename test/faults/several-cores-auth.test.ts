@@ -8,7 +8,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { roleId } from '../../core/src/auth/roles.ts';
+import { roleId } from '../../kernel/store/ids.ts';
 import { crash, spawnCore, spawnService } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
 import { ADMIN_PASSWORD, figure, login, sleep, tempDir, timed } from './support.ts';

@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { request } from '../helpers/core.ts';
 import { crash, spawnCore, spawnService, stop } from '../helpers/process.ts';
+import { GATEWAY_COLLECTIONS } from '../../gateway/src/audit/collection.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'iap-audit-restart-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +30,7 @@ test('audit records of a gateway stopped with SIGTERM are all there after it sta
     await stop(gateway);
     gateway = await spawnService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: core.url });
     // The restarted gateway ran on its embedded file (the gateway's default), which is what is read back here.
-    const store = SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+    const store = SqliteStore.open({ dataDir: dir, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
     try {
       assert.equal(await store.collection('audit').count(null), 25);
     } finally {

@@ -12,12 +12,13 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { chromiumMissing, decodePng, findChromium, runChromium } from '../helpers/chromium.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 const WIDTH = 1280;
 const HEIGHT = 1600;
@@ -28,7 +29,7 @@ let core: RunningCore;
 let gw: RunningGateway;
 let dir: string;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }));
   gw = await startGateway(core.url);
   dir = mkdtempSync(join(tmpdir(), 'docs-render-'));
 });

@@ -7,7 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AnyRoute } from '../../core/src/http/route.ts';
+import type { AnyRoute } from '../../kernel/http/route.ts';
 import { isOwnPath } from '../../gateway/src/own-routes.ts';
 import { openTestStore } from '../helpers/stores.ts';
 import { jobs } from '../fixtures/search-data.ts';

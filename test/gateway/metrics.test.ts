@@ -7,13 +7,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
 import { createScraper, samples, valueOf } from '../helpers/metrics.ts';
 import type { Scraper } from '../helpers/metrics.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 let core: RunningCore;
 let gw: RunningGateway;
@@ -25,7 +26,7 @@ async function scrape(token: string | null): Promise<{ status: number; text: str
 }
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }));
   gw = await startGateway(core.url);
   scraper = await createScraper(core);
 });

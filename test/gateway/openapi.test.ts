@@ -12,9 +12,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { OpenApiDocument } from '../../core/src/openapi/document.ts';
-import { openApiPath } from '../../core/src/openapi/shapes.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import type { OpenApiDocument } from '../../kernel/openapi/document.ts';
+import { openApiPath } from '../../kernel/openapi/shapes.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { CALENDAR_FILE } from '../../gateway/src/app.ts';
 import { loadCalendar } from '../../gateway/src/releases.ts';
 import { committedDocuments, DOCUMENT_FILES } from '../../scripts/openapi.ts';
@@ -22,12 +22,13 @@ import { request, startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 let core: RunningCore;
 let gw: RunningGateway;
 let doc: OpenApiDocument;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }));
   gw = await startGateway(core.url);
   const res = await request(`${gw.url}/openapi.json`);
   assert.equal(res.status, 200);

@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createGatewayApp } from '../../gateway/src/app.ts';
-import { listen } from '../../core/src/http/listen.ts';
-import { createLogger } from '../../core/src/logger.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import { listen } from '../../kernel/http/listen.ts';
+import { createLogger } from '../../kernel/logger.ts';
+import type { Store } from '../../kernel/store/types.ts';
+import { GATEWAY_COLLECTIONS } from '../../gateway/src/audit/collection.ts';
 import { openTestStore } from '../helpers/stores.ts';
 import { jobs } from '../fixtures/search-data.ts';
 import { request, startCore, testConfig } from '../helpers/core.ts';
@@ -23,7 +24,7 @@ before(async () => {
   await store.collection('jobs').insertMany(jobs);
   core = await startCore(store);
   const config = await testConfig({ CORE_URL: core.url });
-  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: (await openTestStore()) });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: (await openTestStore({ collections: GATEWAY_COLLECTIONS })) });
   closeProxy = () => void gateway.close();
   server = await listen(gateway.app, 0, '127.0.0.1');
   gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -82,7 +83,7 @@ test('a core error passes through with its status and envelope', async () => {
 
 test('with the core unreachable the gateway answers 502 in the envelope, quickly', async () => {
   const config = await testConfig({ CORE_URL: 'http://127.0.0.1:9' });
-  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: (await openTestStore()) });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: (await openTestStore({ collections: GATEWAY_COLLECTIONS })) });
   const s = await listen(gateway.app, 0, '127.0.0.1');
   try {
     const started = Date.now();
@@ -104,7 +105,7 @@ test('a core that accepts but never answers gets a 504 in the envelope after the
   await new Promise<void>((r) => blackHole.listen(0, '127.0.0.1', () => r()));
   const port = (blackHole.address() as AddressInfo).port;
   const config = await testConfig({ CORE_URL: `http://127.0.0.1:${port}`, GATEWAY_TIMEOUT_MS: '300' });
-  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: (await openTestStore()) });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: (await openTestStore({ collections: GATEWAY_COLLECTIONS })) });
   const s = await listen(gateway.app, 0, '127.0.0.1');
   try {
     const started = Date.now();
@@ -132,7 +133,7 @@ test('a caller that hangs up before the core answers drops the call to the core 
   const lines: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
-  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'info', service: 'gateway', stream }), store: (await openTestStore()) });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'info', service: 'gateway', stream }), store: (await openTestStore({ collections: GATEWAY_COLLECTIONS })) });
   const s = await listen(gateway.app, 0, '127.0.0.1');
   try {
     const caller = connect((s.address() as AddressInfo).port, '127.0.0.1');

@@ -7,7 +7,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AnswerTap } from '../../core/src/http/observe-answers.ts';
+import type { AnswerTap } from '../../kernel/http/observe-answers.ts';
 
 export function contractTap(): AnswerTap | null {
   const dir = process.env['CONTRACT_RECORD_DIR'];

@@ -11,9 +11,9 @@ import { loadConfig } from '../../config/load.ts';
 import type { AppConfig } from '../../config/schema.ts';
 import { createCoreApp } from '../../core/src/app.ts';
 import type { Core } from '../../core/src/app.ts';
-import { listen } from '../../core/src/http/listen.ts';
-import { createLogger } from '../../core/src/logger.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import { listen } from '../../kernel/http/listen.ts';
+import { createLogger } from '../../kernel/logger.ts';
+import type { Store } from '../../kernel/store/types.ts';
 import { contractTap } from './contract.ts';
 
 export const ADMIN_PASSWORD = 'admin-test-password';

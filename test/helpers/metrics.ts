@@ -4,7 +4,7 @@
  * interface, as an operator would make one (docs/metrics.md).
  */
 import assert from 'node:assert/strict';
-import { roleId } from '../../core/src/auth/roles.ts';
+import { roleId } from '../../kernel/store/ids.ts';
 import type { RunningCore } from './core.ts';
 
 export interface Sample {

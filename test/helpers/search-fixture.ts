@@ -2,8 +2,8 @@
  * A store filled with the hand-made search data set and the real core in
  * front of it, for the suites that assert exact search answers.
  */
-import type { SearchLimits } from '../../core/src/search/parse-search.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import type { SearchLimits } from '../../kernel/search/parse-search.ts';
+import type { Store } from '../../kernel/store/types.ts';
 import { accounts, groups, jobs, tasks } from '../fixtures/search-data.ts';
 import { startCore } from './core.ts';
 import type { RunningCore } from './core.ts';

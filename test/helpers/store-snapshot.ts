@@ -2,12 +2,11 @@
  * Every document of every collection, in a canonical form, so a test can
  * prove that a run of requests left the store exactly as it found it.
  */
-import { COLLECTION_NAMES } from '../../core/src/store/collections.ts';
-import type { CollectionName } from '../../core/src/store/collections.ts';
-import type { Doc, Store } from '../../core/src/store/types.ts';
+import { CORE_COLLECTION_NAMES } from '../../core/src/store/collections.ts';
+import type { Doc, Store } from '../../kernel/store/types.ts';
 
 /** Collection name to `_id` to the document as canonical JSON. */
-export type StoreSnapshot = ReadonlyMap<CollectionName, ReadonlyMap<string, string>>;
+export type StoreSnapshot = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
 /**
  * Fields that change without anything being written on purpose. A login
@@ -19,7 +18,7 @@ export type StoreSnapshot = ReadonlyMap<CollectionName, ReadonlyMap<string, stri
  * and whenever the cluster's adapters are listed (GET
  * /ag-manager/getClusterAdapters, core/src/gateway-manager/service.ts).
  */
-const VOLATILE: Partial<Record<CollectionName, readonly string[]>> = {
+const VOLATILE: Partial<Record<string, readonly string[]>> = {
   sessions: ['lastUsed', 'expiresAt'],
   cluster: ['lastSeen'],
 };
@@ -29,7 +28,7 @@ const VOLATILE: Partial<Record<CollectionName, readonly string[]>> = {
  * Basic password included) is counted in the store, and a lockout recorded,
  * so every core sees it (core/src/auth/login-limiter.ts).
  */
-const COUNTS_REFUSALS: ReadonlySet<CollectionName> = new Set(['login_attempts']);
+const COUNTS_REFUSALS: ReadonlySet<string> = new Set(['login_attempts']);
 
 /** JSON with object keys sorted, so equal documents give equal text whatever their key order. */
 function canonical(value: unknown): string {
@@ -41,7 +40,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'undefined';
 }
 
-async function allDocs(store: Store, name: CollectionName): Promise<Doc[]> {
+async function allDocs(store: Store, name: string): Promise<Doc[]> {
   const collection = store.collection(name);
   const total = await collection.count(null);
   const { docs } = await collection.search({ where: null, sort: [], skip: 0, limit: total + 1 });
@@ -49,8 +48,8 @@ async function allDocs(store: Store, name: CollectionName): Promise<Doc[]> {
 }
 
 export async function snapshotStore(store: Store): Promise<StoreSnapshot> {
-  const out = new Map<CollectionName, Map<string, string>>();
-  for (const name of COLLECTION_NAMES) {
+  const out = new Map<string, Map<string, string>>();
+  for (const name of CORE_COLLECTION_NAMES) {
     if (COUNTS_REFUSALS.has(name)) continue;
     const docs = new Map<string, string>();
     for (const doc of await allDocs(store, name)) {
@@ -66,7 +65,7 @@ export async function snapshotStore(store: Store): Promise<StoreSnapshot> {
 /** What differs between two snapshots, one line per document: empty when they are identical. */
 export function diffSnapshots(before: StoreSnapshot, after: StoreSnapshot): string[] {
   const lines: string[] = [];
-  for (const name of COLLECTION_NAMES) {
+  for (const name of CORE_COLLECTION_NAMES) {
     const a = before.get(name) ?? new Map<string, string>();
     const b = after.get(name) ?? new Map<string, string>();
     for (const [id, text] of b) {

@@ -9,8 +9,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
+import type { CollectionSpec } from '../../kernel/store/collections.ts';
+import type { Store } from '../../kernel/store/types.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 export interface StoreFactory {
   readonly name: 'sqlite' | 'mongodb';
@@ -75,18 +77,23 @@ if (mongoUrl) {
   });
 }
 
-export async function openMongoTestStore(): Promise<Store> {
-  const { MongoStore } = await import('../../core/src/store/mongo/store.ts');
-  const store = await MongoStore.connect(testMongoUrl());
+export async function openMongoTestStore(collections: readonly CollectionSpec[] = CORE_COLLECTIONS): Promise<Store> {
+  const { MongoStore } = await import('../../kernel/store/mongo/store.ts');
+  const store = await MongoStore.connect(testMongoUrl(), collections);
   reached = true;
   opened.push(store);
   return store;
 }
 
-/** The store this run's suites use, empty; `countCacheEntries` tunes the embedded store only. */
-export async function openTestStore(options: { countCacheEntries?: number } = {}): Promise<Store> {
-  if (mongoUrl) return openMongoTestStore();
-  return SqliteStore.open({ dataDir: ':memory:', ...options });
+/**
+ * The store this run's suites use, empty, with the core's collections unless
+ * told (the gateway's are GATEWAY_COLLECTIONS); `countCacheEntries` tunes the
+ * embedded store only.
+ */
+export async function openTestStore(options: { countCacheEntries?: number; collections?: readonly CollectionSpec[] } = {}): Promise<Store> {
+  const collections = options.collections ?? CORE_COLLECTIONS;
+  if (mongoUrl) return openMongoTestStore(collections);
+  return SqliteStore.open({ dataDir: ':memory:', ...(options.countCacheEntries === undefined ? {} : { countCacheEntries: options.countCacheEntries }), collections });
 }
 
 /**
@@ -102,7 +109,7 @@ export function storeEnv(dataDir: string): Record<string, string> {
 
 export function storeFactories(): StoreFactory[] {
   return [
-    { name: 'sqlite', skip: null, open: async () => SqliteStore.open({ dataDir: ':memory:' }) },
-    { name: 'mongodb', skip: mongoUrl ? null : MONGO_SKIP_REASON, open: openMongoTestStore },
+    { name: 'sqlite', skip: null, open: async () => SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }) },
+    { name: 'mongodb', skip: mongoUrl ? null : MONGO_SKIP_REASON, open: () => openMongoTestStore() },
   ];
 }

@@ -2,9 +2,9 @@
  * Accounts and groups made directly in the store for permission tests, with a
  * session token each (no password hashing, so tests stay fast).
  */
-import { roleId } from '../../core/src/auth/roles.ts';
-import { newObjectId } from '../../core/src/store/ids.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import { roleId } from '../../kernel/store/ids.ts';
+import { newObjectId } from '../../kernel/store/ids.ts';
+import type { Store } from '../../kernel/store/types.ts';
 import type { RunningCore } from './core.ts';
 
 export interface TestUser {

@@ -2,11 +2,11 @@
  * What every answer to a hostile request must look like: a 4xx (a read the
  * validators accepted may also succeed), the stable error code in
  * `X-Error-Code`, and the error shape of the surface (docs/errors.md,
- * core/src/http/error-handler.ts); legacy operations answer the legacy way
+ * kernel/http/error-handler.ts); legacy operations answer the legacy way
  * (docs/gateway.md). Also reads the captured logs for internal failures.
  */
 import { readFileSync } from 'node:fs';
-import type { Surface } from '../../core/src/http/route.ts';
+import type { Surface } from '../../kernel/http/route.ts';
 import type { Answer } from './wire.ts';
 
 /** The stable codes and their statuses, read from the table of docs/errors.md so the test holds the docs to account. */

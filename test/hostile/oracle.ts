@@ -10,11 +10,11 @@
  * so that no request of a fuzz run can legitimately change the store.
  */
 import type Router from '@koa/router';
-import { bodyDepthError } from '../../core/src/http/body-depth.ts';
-import type { AnyRoute } from '../../core/src/http/route.ts';
+import { bodyDepthError } from '../../kernel/http/body-depth.ts';
+import type { AnyRoute } from '../../kernel/http/route.ts';
 import { mountRoutes } from '../../core/src/http/mount.ts';
 import { withoutCredentials } from '../../core/src/auth/credentials.ts';
-import { splitQueryString } from '../../core/src/search/query-string.ts';
+import { splitQueryString } from '../../kernel/search/query-string.ts';
 import { bodyBytes } from './wire.ts';
 import type { HostileRequest } from './wire.ts';
 

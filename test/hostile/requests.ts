@@ -6,7 +6,7 @@
  * cannot change anything: see oracle.ts.
  */
 import fc from 'fast-check';
-import type { AnyRoute } from '../../core/src/http/route.ts';
+import type { AnyRoute } from '../../kernel/http/route.ts';
 import type { Entry } from '../../gateway/src/mapping/types.ts';
 import { ADMIN_PASSWORD } from '../helpers/core.ts';
 import { brokenJsonText, headerText, hostileJson, hostileObject, hostileString, paramValue, queryPairs } from './arbitraries.ts';

@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../core/src/logger.ts';
-import type { Store } from '../../core/src/store/types.ts';
+import { createLogger } from '../../kernel/logger.ts';
+import type { Store } from '../../kernel/store/types.ts';
 import { openTestStore } from '../helpers/stores.ts';
 import { accounts, groups, jobs, tasks } from '../fixtures/search-data.ts';
 import { startCore } from '../helpers/core.ts';

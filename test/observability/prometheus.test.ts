@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { createWorkflow, job, manual, startJob, workflow } from '../helpers/engine.ts';
@@ -26,8 +26,9 @@ import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
 import { createScraper, valueOf } from '../helpers/metrics.ts';
 import type { Scraper } from '../helpers/metrics.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
-const DOCS = fileURLToPath(new URL('../../docs/prometheus/', import.meta.url));
+const DOCS = fileURLToPath(new URL('../../docs/prometheus', import.meta.url));
 
 function find(name: string): string | null {
   for (const dir of ['/usr/bin', ...(process.env['PATH'] ?? '').split(delimiter).filter(Boolean)]) {
@@ -52,7 +53,7 @@ let gw: RunningGateway;
 let scraper: Scraper;
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }));
   gw = await startGateway(core.url);
   scraper = await createScraper(core);
   await createWorkflow(core, workflow('p-wait', { a1: manual() }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));

@@ -7,7 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AnyRoute } from '../../core/src/http/route.ts';
+import type { AnyRoute } from '../../kernel/http/route.ts';
 import { openTestStore } from '../helpers/stores.ts';
 import { compareReleases } from '../../gateway/src/releases.ts';
 import { request, startCore } from '../helpers/core.ts';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { docTypes } from '../../core/src/search/fields.ts';
-import type { DocType, FieldDef } from '../../core/src/search/fields.ts';
-import type { Doc } from '../../core/src/store/types.ts';
+import { jobs as jobType, tasks as taskType } from '../../kernel/search/fields.ts';
+import type { DocType, FieldDef } from '../../kernel/search/fields.ts';
+import type { Doc } from '../../kernel/store/types.ts';
 import {
   JOB_STATUSES, STATUS_WEIGHTS, WORKFLOWS, generateDirectory, generateJobBatches,
 } from '../../core/src/seed/generate.ts';
@@ -82,8 +82,8 @@ test('the same seed gives the same documents whatever the batch size; another se
 });
 
 test('job and task documents follow the field registry types', () => {
-  for (const job of sample.jobs) assert.deepEqual(typeProblems(docTypes.jobs, job), [], String(job._id));
-  for (const task of sample.tasks) assert.deepEqual(typeProblems(docTypes.tasks, task), [], String(task._id));
+  for (const job of sample.jobs) assert.deepEqual(typeProblems(jobType, job), [], String(job._id));
+  for (const task of sample.tasks) assert.deepEqual(typeProblems(taskType, task), [], String(task._id));
   // The check above skips absent fields, so make sure the important ones are there.
   for (const path of ['_id', 'name', 'description', 'type', 'status', 'metrics.start_time', 'metrics.progress', 'metrics.user', 'created', 'created_by', 'last_updated', 'last_updated_by', 'groups', 'watchers', 'ancestors']) {
     assert.ok(sample.jobs.every((j) => at(j, path) !== undefined), `every job has ${path}`);

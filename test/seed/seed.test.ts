@@ -5,16 +5,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { docTypes } from '../../core/src/search/fields.ts';
-import type { Condition } from '../../core/src/search/conditions.ts';
-import { SqliteStore } from '../../core/src/store/sqlite/store.ts';
+import { jobs as jobType } from '../../kernel/search/fields.ts';
+import type { Condition } from '../../kernel/search/conditions.ts';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { openTestStore } from '../helpers/stores.ts';
 import { generateJobBatches } from '../../core/src/seed/generate.ts';
 import { seedStore } from '../../core/src/seed/seed.ts';
 import type { SeedProgress } from '../../core/src/seed/seed.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 const NOW = Date.UTC(2025, 5, 1);
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 test('seeding an in-memory SQLite store stores every generated document', async (t) => {
   const store = await openTestStore();
@@ -36,13 +37,13 @@ test('seeding an in-memory SQLite store stores every generated document', async 
   const expected = generateJobBatches({ ...opts, batchSize: 500 }).next().value!;
   assert.deepEqual(await store.collection('jobs').findById(expected.jobs[123]!._id as string), expected.jobs[123]);
   const complete = expected.jobs.filter((j) => j['status'] === 'complete').length;
-  const statusEq: Condition = { kind: 'compare', op: 'eq', field: docTypes.jobs.fields.get('status')!, value: 'complete' };
+  const statusEq: Condition = { kind: 'compare', op: 'eq', field: jobType.fields.get('status')!, value: 'complete' };
   assert.equal(await store.collection('jobs').count(statusEq), complete);
 
   // The description text index finds the jobs whose description has the word.
   const upgrade = expected.jobs.filter((j) => /\bupgrade\b/i.test(j['description'] as string)).length;
   assert.ok(upgrade > 0 && upgrade < 50, `${upgrade} upgrade jobs`);
-  const text: Condition = { kind: 'text', field: docTypes.jobs.fields.get('description')!, query: { terms: ['upgrade'], phrases: [], excluded: [] } };
+  const text: Condition = { kind: 'text', field: jobType.fields.get('description')!, query: { terms: ['upgrade'], phrases: [], excluded: [] } };
   assert.equal(await store.collection('jobs').count(text), upgrade);
 });
 
@@ -83,7 +84,7 @@ test('the seed script fills a store in --data-dir and prints a summary', async (
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^seeded 300 jobs, \d+ tasks, 8 accounts, 6 groups, 8 workflows into sqlite in .+ in \d+\.\ds/);
   // --data-dir always means the embedded store (the script's contract), so the file is read back as one.
-  const store = SqliteStore.open({ dataDir: dir });
+  const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
   t.after(() => store.close());
   assert.equal(await store.collection('jobs').count(null), 300);
 });

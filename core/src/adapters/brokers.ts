@@ -12,8 +12,8 @@
  * disabled adapter serves nothing, so it is left out. Every known broker is
  * listed, with an empty array when nothing serves it.
  */
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
+import { defineRoute } from '../../../kernel/index.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 import type { Adapter, AdapterRegistry } from './registry.ts';
 
 /** The brokers this platform knows, in the order they are answered. */

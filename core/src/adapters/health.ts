@@ -4,8 +4,8 @@
  * 404 too) counts as reachable: the question is whether something is there.
  * Credentials, and user information in base URLs, are never shown.
  */
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
+import { defineRoute } from '../../../kernel/index.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 import type { OrchestratorClient } from '../relay/orchestrator.ts';
 import type { Adapter, AdapterRegistry } from './registry.ts';
 import { displayUrl } from './registry.ts';

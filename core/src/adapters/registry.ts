@@ -9,10 +9,7 @@
  */
 import Joi from 'joi';
 import type { AdapterConfig } from '../../../config/schema.ts';
-import type { Logger } from '../logger.ts';
-import type { Condition } from '../search/conditions.ts';
-import type { FieldDef } from '../search/fields.ts';
-import type { Doc, Store } from '../store/types.ts';
+import type { Condition, Doc, FieldDef, Logger, Store } from '../../../kernel/index.ts';
 
 export type AdapterSource = 'config' | 'store';
 

@@ -4,7 +4,7 @@
  * routes that need a caller answer 401 with it; public routes ignore both.
  */
 import type { Middleware } from 'koa';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../../kernel/index.ts';
 import type { Caller } from './caller.ts';
 import { readCredential } from './credentials.ts';
 import type { AuthService } from './service.ts';

@@ -4,15 +4,12 @@
  * role, the first administrator, and the Platform.admin migration.
  */
 import { randomBytes } from 'node:crypto';
-import type { AnyRoute } from '../http/route.ts';
-import type { Logger } from '../logger.ts';
-import { accounts as accountType, groups as groupType } from '../search/fields.ts';
-import { newObjectId } from '../store/ids.ts';
-import type { CollectionName } from '../store/collections.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Doc, Store } from '../store/types.ts';
+import { DuplicateKeyError, newObjectId } from '../../../kernel/index.ts';
+import type { AnyRoute, Doc, Logger, Store } from '../../../kernel/index.ts';
+import { accounts as accountType, groups as groupType } from '../store/doc-types.ts';
 import { hashPassword } from './passwords.ts';
-import { builtInRoles, PLATFORM_ADMIN, PLATFORM_ADMIN_REPLACEMENTS, roleId } from './roles.ts';
+import { builtInRoles, PLATFORM_ADMIN, PLATFORM_ADMIN_REPLACEMENTS } from './roles.ts';
+import { roleId } from '../../../kernel/index.ts';
 import type { AuthService } from './service.ts';
 
 export const ADMINS_GROUP = 'admins';
@@ -45,7 +42,7 @@ function withRoles(doc: Doc, ids: readonly string[]): Doc | null {
  * document is as good as ours, and failing the start over it would leave a
  * second core unable to start next to the first.
  */
-async function insertFirst(store: Store, name: CollectionName, doc: Doc): Promise<boolean> {
+async function insertFirst(store: Store, name: string, doc: Doc): Promise<boolean> {
   try {
     await store.collection(name).insertOne(doc);
     return true;

@@ -3,27 +3,12 @@
  * groups it belongs to directly or through other groups, and the methods its
  * roles allow. An inactive account or group grants nothing.
  */
-import type { Doc, Store } from '../store/types.ts';
+import type { Doc, Store } from '../../../kernel/index.ts';
 import type { RoleDoc } from './roles.ts';
+import type { Caller } from '../../../kernel/index.ts';
 
-export interface Caller {
-  readonly principal: 'account' | 'service';
-  readonly id: string;
-  readonly username: string;
-  readonly provenance: string;
-  readonly firstname: string | null;
-  /** The session behind the token used, or null for Basic authentication. */
-  readonly sessionId: string | null;
-  readonly roleIds: ReadonlySet<string>;
-  /** Direct and inherited group ids. */
-  readonly groupIds: ReadonlySet<string>;
-  readonly groups: ReadonlyArray<{ readonly id: string; readonly provenance: string; readonly name: string }>;
-  /** `Provenance.method` pairs any role allows. */
-  readonly methods: ReadonlySet<string>;
-  /** Provenances whose `admin` role the caller holds: all their methods are allowed. */
-  readonly adminOf: ReadonlySet<string>;
-  readonly views: ReadonlyArray<{ readonly provenance: string; readonly path: string }>;
-}
+/** The caller's shape is the kernel's (route records carry it); this module decides who it is. */
+export type { Caller };
 
 export function can(caller: Caller, provenance: string, method: string): boolean {
   return caller.adminOf.has(provenance) || caller.methods.has(`${provenance}.${method}`);

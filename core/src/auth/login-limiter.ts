@@ -11,8 +11,8 @@
  * 0.9 and 1 window later. A lockout is a document of its own that expires
  * when it ends; the store drops counters and lockouts past their expiry.
  */
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Store } from '../store/types.ts';
+import { DuplicateKeyError } from '../../../kernel/index.ts';
+import type { Store } from '../../../kernel/index.ts';
 
 export interface LimiterOptions {
   readonly maxPerUsername: number;

@@ -3,9 +3,8 @@
  * `POST /oauth/token` and `GET /whoami`.
  */
 import Joi from 'joi';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiBody } from '../http/validate.ts';
+import { defineRoute, joiBody } from '../../../kernel/index.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 import type { MethodInfo } from './roles.ts';
 import type { AuthService } from './service.ts';
 import { whoami } from './whoami.ts';

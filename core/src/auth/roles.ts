@@ -4,8 +4,8 @@
  * may call it, so nothing here is a hand-kept list except the roles the
  * interface document names (the replacements of Platform.admin).
  */
-import type { AnyRoute } from '../http/route.ts';
-import { stableId } from './tokens.ts';
+import { roleId } from '../../../kernel/index.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 
 export interface MethodRef {
   readonly provenance: string;
@@ -42,9 +42,6 @@ export const PLATFORM_ADMIN_REPLACEMENTS: readonly string[] = [
   'IntegrationModels', 'PrebuiltsRepository', 'Prebuilts', 'Profiles', 'Schema', 'UserManagement',
 ];
 
-export function roleId(provenance: string, name: string): string {
-  return stableId(`role:${provenance}.${name}`);
-}
 
 /** Routes whose access is decided by roles (public and any-authenticated ones are not). */
 function guarded(routes: readonly AnyRoute[]): AnyRoute[] {

@@ -8,10 +8,9 @@
  * (docs/auth.md states the bound).
  */
 import { createHash } from 'node:crypto';
-import { TooManyRequestsError, UnauthenticatedError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import { accounts as accountType } from '../search/fields.ts';
-import type { Doc, Store } from '../store/types.ts';
+import { TooManyRequestsError, UnauthenticatedError } from '../../../kernel/index.ts';
+import type { Doc, Logger, Store } from '../../../kernel/index.ts';
+import { accounts as accountType } from '../store/doc-types.ts';
 import { loadCaller } from './caller.ts';
 import type { Caller } from './caller.ts';
 import type { Credential } from './credentials.ts';

@@ -3,8 +3,8 @@
  * minutes without use; a client-credentials token after a fixed lifetime.
  * Use is recorded at most every 30 seconds, so reads do not become writes.
  */
-import { StoreFullError, StoreUnavailableError } from '../errors.ts';
-import type { Store } from '../store/types.ts';
+import { StoreFullError, StoreUnavailableError } from '../../../kernel/index.ts';
+import type { Store } from '../../../kernel/index.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
 export type SessionKind = 'login' | 'oauth';

@@ -11,8 +11,3 @@ export function newToken(): string {
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
-
-/** A stable 24-hex id derived from a name, for documents that must keep one id across restarts and stores. */
-export function stableId(name: string): string {
-  return createHash('sha256').update(name).digest('hex').slice(0, 24);
-}

@@ -5,12 +5,9 @@
  * account ends its sessions at once, not at their next idle timeout.
  */
 import Joi from 'joi';
-import { NotFoundError } from '../errors.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiBody, joiParams } from '../http/validate.ts';
-import { accounts as accountType } from '../search/fields.ts';
-import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { defineRoute, joiBody, joiParams, NotFoundError } from '../../../kernel/index.ts';
+import type { AnyRoute, Doc, SearchQuery, Store } from '../../../kernel/index.ts';
+import { accounts as accountType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
 import { nowIso, ok, PROVENANCE, READ_ROLES, unwrap, withoutSecrets, WRITE_ROLES } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';

@@ -3,10 +3,10 @@
  * are deduplicated, every id must exist, and the obsolete Platform.admin role
  * follows the deprecation schedule of the configured release.
  */
-import { PLATFORM_ADMIN, PLATFORM_ADMIN_REPLACEMENTS, roleId } from '../auth/roles.ts';
-import { BadRequestError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import type { Doc, Store } from '../store/types.ts';
+import { PLATFORM_ADMIN, PLATFORM_ADMIN_REPLACEMENTS } from '../auth/roles.ts';
+import { roleId } from '../../../kernel/index.ts';
+import { BadRequestError } from '../../../kernel/index.ts';
+import type { Doc, Logger, Store } from '../../../kernel/index.ts';
 import { assertKnown, dedupe } from './references.ts';
 import type { GroupRef, RoleRef } from './schemas.ts';
 

@@ -5,10 +5,8 @@
  */
 import type { AuthService } from '../auth/service.ts';
 import type { MethodInfo, ViewInfo } from '../auth/roles.ts';
-import type { Logger } from '../logger.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Doc, Store } from '../store/types.ts';
-import { ConflictError } from '../errors.ts';
+import { ConflictError, DuplicateKeyError } from '../../../kernel/index.ts';
+import type { Doc, Logger, Store } from '../../../kernel/index.ts';
 
 export interface AuthorizationDeps {
   readonly store: Store;

@@ -5,13 +5,9 @@
  * account's, group's and service account's memberOf.
  */
 import Joi from 'joi';
-import { ConflictError, NotFoundError } from '../errors.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiBody, joiParams } from '../http/validate.ts';
-import { groups as groupType } from '../search/fields.ts';
-import { newObjectId } from '../store/ids.ts';
-import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { ConflictError, defineRoute, joiBody, joiParams, newObjectId, NotFoundError } from '../../../kernel/index.ts';
+import type { AnyRoute, Doc, SearchQuery, Store } from '../../../kernel/index.ts';
+import { groups as groupType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
 import { nowIso, ok, PROVENANCE, READ_ROLES, uniquely, unwrap, WRITE_ROLES } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';

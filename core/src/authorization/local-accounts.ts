@@ -6,12 +6,8 @@
  */
 import Joi from 'joi';
 import { hashPassword } from '../auth/passwords.ts';
-import { ConflictError } from '../errors.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiBody } from '../http/validate.ts';
-import { newObjectId } from '../store/ids.ts';
-import type { Doc } from '../store/types.ts';
+import { ConflictError, defineRoute, joiBody, newObjectId } from '../../../kernel/index.ts';
+import type { AnyRoute, Doc } from '../../../kernel/index.ts';
 import { findAccountById, accountParam } from './accounts.ts';
 import { resolveAssignments } from './assignments.ts';
 import { nowIso, ok, PROVENANCE, uniquely, unwrap, withoutSecrets, WRITE_ROLES } from './context.ts';

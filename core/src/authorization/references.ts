@@ -4,11 +4,9 @@
  * deleted group or role from everyone who refers to it, and ending the
  * sessions of a principal.
  */
-import { BadRequestError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import type { FieldDef } from '../search/fields.ts';
-import { accounts as accountType, groups as groupType } from '../search/fields.ts';
-import type { DocCollection, Doc, Store } from '../store/types.ts';
+import { BadRequestError, ValidationError } from '../../../kernel/index.ts';
+import type { Doc, DocCollection, ErrorDetail, FieldDef, Store } from '../../../kernel/index.ts';
+import { accounts as accountType, groups as groupType } from '../store/doc-types.ts';
 import type { GroupRef, RoleRef } from './schemas.ts';
 
 const PAGE = 500;

@@ -5,14 +5,9 @@
  * Deleting a role removes it from every assignedRoles list.
  */
 import Joi from 'joi';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiBody, joiParams, joiQuery } from '../http/validate.ts';
-import { roles as roleType } from '../search/fields.ts';
-import { newObjectId } from '../store/ids.ts';
-import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { BadRequestError, ConflictError, defineRoute, joiBody, joiParams, joiQuery, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import type { AnyRoute, Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
+import { roles as roleType } from '../store/doc-types.ts';
 import { ok, PROVENANCE, READ_ROLES, uniquely, unwrap, WRITE_ROLES } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { listPage, listQuery, MAX_LIMIT } from '../http/list-query.ts';

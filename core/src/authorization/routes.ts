@@ -3,7 +3,7 @@
  * method and view catalogs, and OAuth service accounts. Every write ends
  * with `auth.invalidate()`, because cached callers hold the rights it changed.
  */
-import type { AnyRoute } from '../http/route.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 import { accountRoutes } from './accounts.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { groupRoutes } from './groups.ts';

@@ -7,13 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import Joi from 'joi';
 import { hashPassword } from '../auth/passwords.ts';
-import { NotFoundError } from '../errors.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiBody, joiParams, joiQuery } from '../http/validate.ts';
-import type { FieldDef } from '../search/fields.ts';
-import { newUuid } from '../store/ids.ts';
-import type { Doc } from '../store/types.ts';
+import { defineRoute, joiBody, joiParams, joiQuery, newUuid, NotFoundError } from '../../../kernel/index.ts';
+import type { AnyRoute, Doc, FieldDef } from '../../../kernel/index.ts';
 import { resolveAssignments } from './assignments.ts';
 import { nowIso, ok, PROVENANCE, uniquely, WRITE_ROLES } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';

@@ -4,9 +4,8 @@
  * request stream; should the parser ever read DELETE too, its result is used.
  */
 import Joi from 'joi';
-import { AppError, ValidationError } from '../errors.ts';
-import type { RouteContext } from '../http/route.ts';
-import { joiBody } from '../http/validate.ts';
+import { AppError, joiBody, ValidationError } from '../../../kernel/index.ts';
+import type { RouteContext } from '../../../kernel/index.ts';
 import { OBJECT_ID } from './document.ts';
 
 const MAX_BYTES = 1024 * 1024;

@@ -3,10 +3,9 @@
  * Agenda's job fields at the root, the catalog's own under `data`. Also the
  * export (import) format and the checks every write path shares.
  */
-import { ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
+import { ValidationError } from '../../../kernel/index.ts';
+import type { Doc, ErrorDetail } from '../../../kernel/index.ts';
 import { checkRepeat, isValidTimezone, nextRun } from '../scheduler/schedule.ts';
-import type { Doc } from '../store/types.ts';
 
 export interface Gbac {
   read: string[];

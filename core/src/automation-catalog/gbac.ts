@@ -12,8 +12,8 @@
  * existence does not leak; one seen but not writable is a 403.
  */
 import type { Caller } from '../auth/caller.ts';
-import type { Condition } from '../search/conditions.ts';
-import { automations as automationType } from '../search/fields.ts';
+import type { Condition } from '../../../kernel/index.ts';
+import { automations as automationType } from '../store/doc-types.ts';
 import type { AutomationDoc } from './document.ts';
 
 export const PROVENANCE = 'AutomationCatalog';

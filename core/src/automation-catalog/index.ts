@@ -3,9 +3,9 @@
  * automations. The scheduler is built stopped; the service's entry point
  * (main.ts) starts it, and tests that need it start and stop it themselves.
  */
-import type { AnyRoute } from '../http/route.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
+import { automations as automationType } from '../store/doc-types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
-import { automations as automationType } from '../search/fields.ts';
 import { automationCatalogRoutes } from './routes.ts';
 import { AutomationCatalog } from './service.ts';
 import type { CatalogDeps } from './service.ts';

@@ -6,14 +6,10 @@
  */
 import Joi from 'joi';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { ValidationError } from '../errors.ts';
+import { defineRoute, joiBody, joiParams, splitQueryString, ValidationError } from '../../../kernel/index.ts';
+import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
+import { automations as automationType } from '../store/doc-types.ts';
 import { listQuery, MAX_LIMIT } from '../http/list-query.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute, RouteContext, Validator } from '../http/route.ts';
-import { joiBody, joiParams } from '../http/validate.ts';
-import { automations as automationType } from '../search/fields.ts';
-import { splitQueryString } from '../search/query-string.ts';
-import type { SearchQuery } from '../store/types.ts';
 import { exportView, MAX_NAME_LENGTH, OBJECT_ID, view } from './document.ts';
 import type { ScheduleChange } from './document.ts';
 import { deleteIds } from './delete-body.ts';

@@ -7,21 +7,16 @@
  * (gbac.ts); only the scheduler runs without a caller.
  */
 import type { Caller } from '../auth/caller.ts';
-import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
+import { and, AppError, BadRequestError, ConflictError, DuplicateKeyError, ForbiddenError, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import type { Doc, ErrorDetail, Logger, SearchQuery, Store } from '../../../kernel/index.ts';
+import { accounts as accountType } from '../store/doc-types.ts';
 import type { Initiator } from '../engine/new-job.ts';
 import type { JobDoc } from '../engine/working.ts';
-import type { Logger } from '../logger.ts';
-import { accounts as accountType } from '../search/fields.ts';
-import { newObjectId } from '../store/ids.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Doc, SearchQuery, Store } from '../store/types.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
 import { applySchedule, newAutomation, readImported } from './document.ts';
 import type { AutomationDoc, Gbac, ScheduleChange } from './document.ts';
 import { mayRead, mayWrite, readable } from './gbac.ts';
 import { fromAgendaJob } from './migrate.ts';
-import { and } from '../search/conditions.ts';
 
 export interface CatalogDeps {
   readonly store: Store;

@@ -5,10 +5,8 @@
  */
 import type { Caller } from '../auth/caller.ts';
 import { mayAccess } from '../auth/caller.ts';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { jobs as jobType } from '../search/fields.ts';
-import type { Store } from '../store/types.ts';
+import { BadRequestError, jobs as jobType, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import type { ErrorDetail, Store } from '../../../kernel/index.ts';
 import type { Engine } from './engine.ts';
 import { END, START } from './types.ts';
 import { ruleFor } from './lifecycle.ts';

@@ -12,10 +12,9 @@
  * other jobs go on while one job loops; limits bound what a job may grow to
  * (docs/lifecycle.md, "Loops, recursion and limits").
  */
-import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import type { Logger, Store } from '../../../kernel/index.ts';
 import type { EngineObserver } from '../metrics/core-metrics.ts';
-import type { Store } from '../store/types.ts';
 import { checkVariables, newJob, normalizeVariables } from './new-job.ts';
 import type { Initiator, StartOptions } from './new-job.ts';
 import { runChildJobs } from './children.ts';

@@ -2,10 +2,8 @@
  * A new job document from a workflow and the start options, with the start
  * variables checked against the workflow's inputSchema.
  */
-import { BadRequestError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { checkData, summary } from '../json-schema/index.ts';
-import { newObjectId } from '../store/ids.ts';
+import { BadRequestError, checkData, newObjectId, summary, ValidationError } from '../../../kernel/index.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from './types.ts';
 import type { WorkflowDoc } from './types.ts';
 import type { JobDoc, TaskEntry } from './working.ts';

@@ -2,10 +2,8 @@
  * Reading job documents back for the engine: filling what older documents
  * lack, and finding the jobs a stopped process left with claimed iterations.
  */
-import type { Condition } from '../search/conditions.ts';
-import { jobs as jobType } from '../search/fields.ts';
-import type { FieldDef } from '../search/fields.ts';
-import type { Store } from '../store/types.ts';
+import { jobs as jobType } from '../../../kernel/index.ts';
+import type { Condition, FieldDef, Store } from '../../../kernel/index.ts';
 import type { JobDoc } from './working.ts';
 
 /** The engine's own marker; not a search field, so clients cannot filter on it. */

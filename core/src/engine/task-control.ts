@@ -4,9 +4,8 @@
  */
 import type { Caller } from '../auth/caller.ts';
 import { mayAccess } from '../auth/caller.ts';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
-import { tasks as taskType } from '../search/fields.ts';
-import type { Store } from '../store/types.ts';
+import { BadRequestError, NotFoundError, tasks as taskType, ValidationError } from '../../../kernel/index.ts';
+import type { Store } from '../../../kernel/index.ts';
 import { allowed } from './control.ts';
 import type { JobControl } from './control.ts';
 import type { Engine } from './engine.ts';

@@ -5,8 +5,8 @@
  * touches the store or runs a handler.
  */
 import { randomUUID } from 'node:crypto';
-import { jobs as jobType } from '../search/fields.ts';
-import type { WriteOp } from '../store/types.ts';
+import { jobs as jobType } from '../../../kernel/index.ts';
+import type { WriteOp } from '../../../kernel/index.ts';
 import { canReach, successors } from './graph.ts';
 import type { Transitions } from './graph.ts';
 import { END, START, VAR_REFERENCE } from './types.ts';

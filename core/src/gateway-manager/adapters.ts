@@ -5,7 +5,7 @@
  * passes; kept as an interface so tests or another source can stand in.
  */
 import type { AdapterConfig } from '../../../config/schema.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { BadRequestError, NotFoundError } from '../../../kernel/index.ts';
 
 export interface AdapterSource {
   find(name: string): Promise<Readonly<AdapterConfig> | null>;

@@ -12,7 +12,7 @@
  */
 import got, { RequestError } from 'got';
 import type { AdapterConfig } from '../../../config/schema.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../../kernel/index.ts';
 
 export type ActionKind = 'script' | 'playbook' | 'module';
 export const ACTION_KINDS: readonly ActionKind[] = ['script', 'playbook', 'module'];

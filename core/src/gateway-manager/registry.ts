@@ -15,8 +15,8 @@
  */
 import { isPlainObject } from '../engine/tasks/shared.ts';
 import type { TaskHandler } from '../engine/types.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Doc, Store } from '../store/types.ts';
+import { DuplicateKeyError } from '../../../kernel/index.ts';
+import type { Doc, Store } from '../../../kernel/index.ts';
 import { ACTION_KINDS } from './client.ts';
 import type { ActionKind, DiscoveredAction } from './client.ts';
 import { actionTask, taskName } from './tasks.ts';

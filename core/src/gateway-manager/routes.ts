@@ -10,9 +10,8 @@
  * - `GET /ag-manager/getClusterAdapters` → `{results: [{id, type, baseUrl, instance}], total}`
  */
 import Joi from 'joi';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiParams } from '../http/validate.ts';
+import { defineRoute, joiParams } from '../../../kernel/index.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 import type { GatewayManager } from './service.ts';
 
 const PROVENANCE = 'AGManager';

@@ -9,12 +9,10 @@
  */
 import { hostname } from 'node:os';
 import type { AdapterConfig } from '../../../config/schema.ts';
-import { AppError, NotFoundError } from '../errors.ts';
+import { AppError, DuplicateKeyError, NotFoundError } from '../../../kernel/index.ts';
+import type { Logger, Store } from '../../../kernel/index.ts';
 import type { TaskHandler } from '../engine/types.ts';
 import { createAdapterRegistry, displayUrl } from '../adapters/registry.ts';
-import type { Logger } from '../logger.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Store } from '../store/types.ts';
 import { findGateway } from './adapters.ts';
 import type { AdapterSource } from './adapters.ts';
 import { ACTION_KINDS, GatewayClient } from './client.ts';

@@ -4,9 +4,8 @@
  * (docs/decisions.md D7: clients probe /health/applications to learn whether
  * their session is still valid).
  */
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import type { Store } from '../store/types.ts';
+import { defineRoute } from '../../../kernel/index.ts';
+import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { systemReport } from './system.ts';
 
 export interface HealthDeps {

@@ -6,15 +6,8 @@
  * indexed ones sort.
  */
 import Joi from 'joi';
-import { ValidationError } from '../errors.ts';
-import type { Validator } from './route.ts';
-import { joiQuery } from './validate.ts';
-import { and } from '../search/conditions.ts';
-import type { Condition } from '../search/conditions.ts';
-import type { DocType } from '../search/fields.ts';
-import { buildLeaf, LeafError } from '../search/leaf.ts';
-import type { Operator } from '../search/leaf.ts';
-import type { DocCollection, Doc, SearchQuery } from '../store/types.ts';
+import { and, buildLeaf, joiQuery, LeafError, ValidationError } from '../../../kernel/index.ts';
+import type { Condition, Doc, DocCollection, DocType, Operator, SearchQuery, Validator } from '../../../kernel/index.ts';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 1000;

@@ -8,12 +8,8 @@ import type { AuthState } from '../auth/authenticate.ts';
 import { withoutCredentials } from '../auth/credentials.ts';
 import { can } from '../auth/caller.ts';
 import type { Caller } from '../auth/caller.ts';
-import { ForbiddenError, UnauthenticatedError, ValidationError } from '../errors.ts';
-import { QueryStringError, splitQueryString } from '../search/query-string.ts';
-import type { RawParam } from '../search/query-string.ts';
-import type { RequestState } from './request-context.ts';
-import type { SurfaceState } from './error-handler.ts';
-import type { AnyRoute, Surface } from './route.ts';
+import { ForbiddenError, QueryStringError, splitQueryString, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
+import type { AnyRoute, RawParam, RequestState, Surface, SurfaceState } from '../../../kernel/index.ts';
 
 function checkNoQuery(queryString: string): Record<string, never> {
   let params: RawParam[];

@@ -3,19 +3,16 @@
  * declared indexes of a collection, and report how the existing ones compare.
  */
 import Joi from 'joi';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiParams } from '../http/validate.ts';
-import { collectionSpec, COLLECTION_NAMES } from '../store/collections.ts';
-import type { CollectionName } from '../store/collections.ts';
-import type { Store } from '../store/types.ts';
+import { defineRoute, joiParams } from '../../../kernel/index.ts';
+import type { AnyRoute, Store } from '../../../kernel/index.ts';
+import { CORE_COLLECTION_NAMES, CORE_COLLECTIONS } from '../store/collections.ts';
 
 const PROVENANCE = 'Pronghorn';
 const collectionParam = Joi.object({
   collectionName: Joi.string()
-    .valid(...COLLECTION_NAMES)
+    .valid(...CORE_COLLECTION_NAMES)
     .required()
-    .messages({ 'any.only': `is not a collection with declared indexes (known: ${COLLECTION_NAMES.join(', ')})` }),
+    .messages({ 'any.only': `is not a collection with declared indexes (known: ${CORE_COLLECTION_NAMES.join(', ')})` }),
 });
 
 export function indexRoutes(store: Store): AnyRoute[] {
@@ -31,11 +28,11 @@ export function indexRoutes(store: Store): AnyRoute[] {
       input: {},
       async handle() {
         const body: Record<string, { indexes: unknown }> = {};
-        for (const name of COLLECTION_NAMES) body[name] = { indexes: collectionSpec(name).indexes };
+        for (const spec of CORE_COLLECTIONS) body[spec.name] = { indexes: spec.indexes };
         return { body };
       },
     }),
-    defineRoute<{ collectionName: CollectionName }, Record<string, never>, undefined>({
+    defineRoute<{ collectionName: string }, Record<string, never>, undefined>({
       method: 'GET',
       path: '/indexes/:collectionName/status',
       name: 'checkIndexes',
@@ -48,7 +45,7 @@ export function indexRoutes(store: Store): AnyRoute[] {
         return { body: await store.collection(params.collectionName).indexStatus() };
       },
     }),
-    defineRoute<{ collectionName: CollectionName }, Record<string, never>, undefined>({
+    defineRoute<{ collectionName: string }, Record<string, never>, undefined>({
       method: 'POST',
       path: '/indexes/:collectionName',
       name: 'createIndexes',

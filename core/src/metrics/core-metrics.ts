@@ -5,13 +5,9 @@
  * so a scrape storm costs at most one set of counts per interval.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { jobs as jobType, tasks as taskType } from '../search/fields.ts';
-import type { DocType } from '../search/fields.ts';
-import { COLLECTION_NAMES } from '../store/collections.ts';
-import type { Store } from '../store/types.ts';
-import { DURATION_BUCKETS, requestDuration } from './http.ts';
-import { processMetrics } from './process.ts';
-import type { ObserveRequest } from './http.ts';
+import { DURATION_BUCKETS, jobs as jobType, processMetrics, requestDuration, tasks as taskType } from '../../../kernel/index.ts';
+import type { DocType, ObserveRequest, Store } from '../../../kernel/index.ts';
+import { CORE_COLLECTION_NAMES } from '../store/collections.ts';
 
 /** What the engine reports as it runs jobs. */
 export interface EngineObserver {
@@ -83,7 +79,7 @@ export function createCoreMetrics(store: Store, now: () => number = Date.now): C
     registers: [registry],
     async collect() {
       if (!documents || now() - documents.at >= CACHE_MS) {
-        documents = { at: now(), counts: Promise.all(COLLECTION_NAMES.map(async (c) => [c, await store.collection(c).count(null)] as const)) };
+        documents = { at: now(), counts: Promise.all(CORE_COLLECTION_NAMES.map(async (c) => [c, await store.collection(c).count(null)] as const)) };
       }
       try {
         for (const [collection, n] of await documents.counts) this.set({ collection }, n);

@@ -5,7 +5,7 @@
  * adapter id, and a label must not grow with what callers send.
  */
 import type { Relay } from '../relay/relay.ts';
-import { secondsSince } from './http.ts';
+import { secondsSince } from '../../../kernel/index.ts';
 
 export type ObserveRelay = (adapter: string, outcome: 'ok' | 'error', seconds: number) => void;
 

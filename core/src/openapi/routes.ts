@@ -4,12 +4,8 @@
  * The document is made once, on first request, from the final route table.
  */
 import Joi from 'joi';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute, RouteContext } from '../http/route.ts';
-import { joiParams } from '../http/validate.ts';
-import { DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, OPENAPI_PATH } from './docs-page.ts';
-import type { Asset } from './docs-page.ts';
-import type { OpenApiDocument } from './document.ts';
+import { defineRoute, DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, joiParams, OPENAPI_PATH } from '../../../kernel/index.ts';
+import type { AnyRoute, Asset, OpenApiDocument, RouteContext } from '../../../kernel/index.ts';
 
 const PROVENANCE = 'Documentation';
 

@@ -8,10 +8,8 @@ import type { JobControl } from '../engine/control.ts';
 import type { GroupChange, TaskControl } from '../engine/task-control.ts';
 import type { FinishState } from '../engine/types.ts';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute, HttpMethod, RouteDef } from '../http/route.ts';
-import { joiBody, joiParams } from '../http/validate.ts';
-import type { ErrorDetail } from '../errors.ts';
+import { defineRoute, joiBody, joiParams } from '../../../kernel/index.ts';
+import type { AnyRoute, ErrorDetail, HttpMethod, RouteDef } from '../../../kernel/index.ts';
 import { OM } from './search-routes.ts';
 
 const WRITE_ROLES = ['admin', 'apiwrite', 'engineering', 'operations'] as const;

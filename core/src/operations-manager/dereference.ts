@@ -4,11 +4,10 @@
  * Each reference is resolved with one batched lookup per page, never one per
  * document.
  */
-import { jobs as jobType } from '../search/fields.ts';
-import type { DocType } from '../search/fields.ts';
+import { jobs as jobType } from '../../../kernel/index.ts';
+import type { Doc, DocType, Store } from '../../../kernel/index.ts';
 
 const jobsInternal = [...jobType.internal];
-import type { Doc, Store } from '../store/types.ts';
 
 type Resolver = (docs: Doc[], store: Store) => Promise<void>;
 

@@ -3,13 +3,8 @@
  * `GET /jobs/:id` (also written `/job/:id`) and `GET /tasks/:id`.
  */
 import Joi from 'joi';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiParams } from '../http/validate.ts';
-import { jobs, tasks } from '../search/fields.ts';
-import type { DocType } from '../search/fields.ts';
-import { parseReadOptions, parseSearch } from '../search/parse-search.ts';
-import type { ReadOptions, SearchLimits, SearchRequest } from '../search/parse-search.ts';
+import { defineRoute, jobs, joiParams, parseReadOptions, parseSearch, tasks } from '../../../kernel/index.ts';
+import type { AnyRoute, DocType, ReadOptions, SearchLimits, SearchRequest } from '../../../kernel/index.ts';
 import type { SearchService } from './search-service.ts';
 
 export const OM = 'OperationsManager';

@@ -5,13 +5,8 @@
  */
 import { mayAccess, seesAllJobs } from '../auth/caller.ts';
 import type { Caller } from '../auth/caller.ts';
-import { AppError, NotFoundError } from '../errors.ts';
-import { and } from '../search/conditions.ts';
-import type { Condition } from '../search/conditions.ts';
-import type { DocType } from '../search/fields.ts';
-import type { ReadOptions, SearchRequest } from '../search/parse-search.ts';
-import { applyProjection } from '../search/projection.ts';
-import type { Doc, Store } from '../store/types.ts';
+import { and, AppError, applyProjection, NotFoundError } from '../../../kernel/index.ts';
+import type { Condition, Doc, DocType, ReadOptions, SearchRequest, Store } from '../../../kernel/index.ts';
 import { dereference } from './dereference.ts';
 
 export interface PageMetadata {

@@ -10,8 +10,8 @@
  */
 import Joi from 'joi';
 import { compareReleases } from '../authorization/assignments.ts';
-import { ValidationError } from '../errors.ts';
-import type { Doc } from '../store/types.ts';
+import { ValidationError } from '../../../kernel/index.ts';
+import type { Doc } from '../../../kernel/index.ts';
 
 export type Profile = Record<string, unknown> & { id: string };
 

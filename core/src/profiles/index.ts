@@ -2,7 +2,7 @@
  * The profiles module: its routes, and the start-time migration of
  * single-object `alarmProps` that the core's bootstrap runs.
  */
-import type { AnyRoute } from '../http/route.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 import { profileRoutes } from './routes.ts';
 import { ProfileService } from './service.ts';
 import type { ProfileDeps } from './service.ts';

@@ -5,9 +5,8 @@
  * accepted before 2022.1 adds an HTTP `Warning` header to the answer.
  */
 import Joi from 'joi';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute, RouteContext } from '../http/route.ts';
-import { joiBody, joiParams } from '../http/validate.ts';
+import { defineRoute, joiBody, joiParams } from '../../../kernel/index.ts';
+import type { AnyRoute, RouteContext } from '../../../kernel/index.ts';
 import { PROFILE_ID, profileSchema } from './document.ts';
 import type { ProfileService, Written } from './service.ts';
 

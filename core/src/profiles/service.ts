@@ -4,10 +4,8 @@
  * active profile is the one document flagged `isActive`; every core sharing
  * the store reads the same flag, so the switch holds for all of them.
  */
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
-import type { Logger } from '../logger.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Doc, Store } from '../store/types.ts';
+import { BadRequestError, ConflictError, DuplicateKeyError, NotFoundError } from '../../../kernel/index.ts';
+import type { Doc, Logger, Store } from '../../../kernel/index.ts';
 import { applyAlarmPropsRule, migratedAlarmProps, profileView, toDoc } from './document.ts';
 import type { Profile } from './document.ts';
 

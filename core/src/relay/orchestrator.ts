@@ -10,7 +10,7 @@ import got, { RequestError, TimeoutError } from 'got';
 import type { Got, Method } from 'got';
 import { displayUrl } from '../adapters/registry.ts';
 import type { Adapter } from '../adapters/registry.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../../kernel/index.ts';
 
 export interface OutgoingRequest {
   readonly method: Method;

@@ -16,9 +16,8 @@
  *   adapter's credentials, not the caller's, so it becomes a 502.
  */
 import type { Adapter, AdapterRegistry } from '../adapters/registry.ts';
-import { AppError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { joiBody } from '../http/validate.ts';
+import { AppError, joiBody, ValidationError } from '../../../kernel/index.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 import type { OrchestratorAnswer, OrchestratorClient } from './orchestrator.ts';
 import { joinPath } from './path.ts';
 import { orchestratorErrors } from './restconf-errors.ts';

@@ -3,7 +3,7 @@
  * `ietf-restconf:errors` (RFC 8040 section 7.1) in JSON or XML, and the
  * legacy NSO REST API's `errors` object, which has the same inner shape.
  */
-import type { ErrorDetail } from '../errors.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 
 /** One orchestrator error, as `details` of the relay's answer carry it. */
 export interface OrchestratorError extends ErrorDetail {

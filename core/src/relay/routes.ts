@@ -3,9 +3,8 @@
  * application's admin role, which the `admins` group holds.
  * `/nso_manager/*`, the real platform's path, is the gateway's alias of these.
  */
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute } from '../http/route.ts';
-import { joiBody, joiParams } from '../http/validate.ts';
+import { defineRoute, joiBody, joiParams } from '../../../kernel/index.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 import type { Relay } from './relay.ts';
 import { adapterIdSchema, restActionSchema, restQuerySchema } from './schemas.ts';
 

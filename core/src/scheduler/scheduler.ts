@@ -17,19 +17,14 @@
  * store can only query declared fields. Nothing runs until `start()`, and
  * the timer never keeps the process alive.
  */
-import { StoreUnavailableError } from '../errors.ts';
-import { and } from '../search/conditions.ts';
-import type { Condition } from '../search/conditions.ts';
-import type { DateEncoding, DocType, FieldDef } from '../search/fields.ts';
-import type { Logger } from '../logger.ts';
-import type { CollectionName } from '../store/collections.ts';
-import type { Doc, Store } from '../store/types.ts';
+import { and, StoreUnavailableError } from '../../../kernel/index.ts';
+import type { Condition, DateEncoding, Doc, DocType, FieldDef, Logger, Store } from '../../../kernel/index.ts';
 import { nextRunAfter } from './schedule.ts';
 import type { RepeatInterval } from './schedule.ts';
 
 export interface SchedulerOptions {
   readonly store: Store;
-  readonly collection: CollectionName;
+  readonly collection: string;
   /** The collection's registry; it must declare `nextRunAt` as a date field. */
   readonly type: DocType;
   /** What else a due document must satisfy (not disabled, enabled, ...). */

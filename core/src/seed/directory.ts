@@ -4,7 +4,7 @@
  * still point every job at the same directory, and the second run only
  * finds these documents already there.
  */
-import type { Doc } from '../store/types.ts';
+import type { Doc } from '../../../kernel/index.ts';
 import { Rng, hex32 } from './random.ts';
 import { END, START, WORKFLOWS, transitionsOf } from './workflows.ts';
 import type { WorkflowDef } from './workflows.ts';

@@ -4,7 +4,7 @@
  * in memory at once; job `i` depends only on (seed, i, jobs, now), so the
  * output is the same whatever the batch size.
  */
-import type { Doc } from '../store/types.ts';
+import type { Doc } from '../../../kernel/index.ts';
 import { hashUnit } from './random.ts';
 import { generateJob } from './job.ts';
 

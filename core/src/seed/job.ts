@@ -5,7 +5,7 @@
  * canvas positions, display names, actor) are left out of the job's task map
  * to keep jobs near 2-3 KB.
  */
-import type { Doc } from '../store/types.ts';
+import type { Doc } from '../../../kernel/index.ts';
 import { Rng, cumulativeOf, hash32, hex32 } from './random.ts';
 import { SEED_ACCOUNTS, SEED_GROUPS } from './directory.ts';
 import type { SeedAccount } from './directory.ts';

@@ -3,8 +3,8 @@
  * workflows) first, then jobs and their task documents batch by batch.
  * Documents already present are skipped, so repeating a run does not fail.
  */
-import type { Doc, DocCollection, Store } from '../store/types.ts';
-import { DuplicateKeyError } from '../store/types.ts';
+import { DuplicateKeyError } from '../../../kernel/index.ts';
+import type { Doc, DocCollection, Store } from '../../../kernel/index.ts';
 import { generateDirectory, generateJobBatches } from './generate.ts';
 
 export interface SeedOptions {

@@ -6,16 +6,9 @@
  * see is answered as not found, as jobs are.
  */
 import type { Caller } from '../auth/caller.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { and } from '../search/conditions.ts';
-import type { Condition } from '../search/conditions.ts';
-import type { FieldDef } from '../search/fields.ts';
-import { newObjectId } from '../store/ids.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Doc, DocCollection, Store } from '../store/types.ts';
+import { and, ConflictError, DuplicateKeyError, newObjectId, NotFoundError, schemaProblems, ValidationError } from '../../../kernel/index.ts';
+import type { Condition, Doc, DocCollection, ErrorDetail, FieldDef, Store } from '../../../kernel/index.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
-import { schemaProblems } from '../json-schema/index.ts';
 import type { FormDoc } from './form-schema.ts';
 import type { AddServiceBody, NewForm, Page, ServiceFields, UpdateServiceBody } from './schemas.ts';
 

@@ -2,8 +2,7 @@
  * A form's JSON Schema: checked when the form is stored, then used to check
  * the data of every order (docs/json-schema.md has the rules both follow).
  */
-import { BadRequestError, ValidationError } from '../errors.ts';
-import { checkData, summary } from '../json-schema/index.ts';
+import { BadRequestError, checkData, summary, ValidationError } from '../../../kernel/index.ts';
 
 export interface FormDoc {
   readonly _id: string;

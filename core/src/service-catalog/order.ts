@@ -5,8 +5,8 @@
 import type { Caller } from '../auth/caller.ts';
 import type { Engine } from '../engine/engine.ts';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
-import type { Doc } from '../store/types.ts';
+import { BadRequestError, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import type { Doc } from '../../../kernel/index.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
 import type { ServiceCatalog, ServiceDoc } from './catalog.ts';
 import { checkFormData } from './form-schema.ts';

@@ -5,7 +5,7 @@
  * a silently ignored one.
  */
 import Joi from 'joi';
-import { joiBody, joiParams, joiQuery } from '../http/validate.ts';
+import { joiBody, joiParams, joiQuery } from '../../../kernel/index.ts';
 import { pageParams } from '../http/list-query.ts';
 
 export interface ServiceFields {

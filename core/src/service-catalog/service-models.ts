@@ -7,7 +7,7 @@
  * a model without a single instance does not appear.
  */
 import type { AdapterRegistry } from '../adapters/registry.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../../kernel/index.ts';
 import type { Relay } from '../relay/relay.ts';
 
 export const SERVICES_PATH = '/restconf/data/tailf-ncs:services';

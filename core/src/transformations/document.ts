@@ -4,8 +4,8 @@
  * document is collected, so one 400 names all of them.
  */
 import jsonata from 'jsonata';
-import type { ErrorDetail } from '../errors.ts';
-import { schemaProblems } from '../json-schema/index.ts';
+import { schemaProblems } from '../../../kernel/index.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 
 export const MAX_NAME_LENGTH = 256;
 export const MAX_ID_LENGTH = 200;

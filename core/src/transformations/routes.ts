@@ -5,13 +5,10 @@
  * plain shape `{message, code, details}`.
  */
 import Joi from 'joi';
-import { UnauthenticatedError, ValidationError } from '../errors.ts';
+import { defineRoute, joiParams, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
+import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
+import { transformations as transformationType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute, RouteContext, Validator } from '../http/route.ts';
-import { joiParams } from '../http/validate.ts';
-import { transformations as transformationType } from '../search/fields.ts';
-import type { SearchQuery } from '../store/types.ts';
 import { isObject } from './document.ts';
 import type { Author } from './document.ts';
 import { OBJECT_ID } from './service.ts';

@@ -6,9 +6,8 @@
  * fails is the transformation's fault, so the message says OUTPUT plainly.
  */
 import { createHash } from 'node:crypto';
-import { BadRequestError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { checkData, schemaProblems as unusable } from '../json-schema/index.ts';
+import { BadRequestError, checkData, schemaProblems as unusable, ValidationError } from '../../../kernel/index.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 import { isObject } from './document.ts';
 import type { IdSchema, TransformationDoc } from './document.ts';
 import { MappingError } from './sandbox.ts';

@@ -5,11 +5,8 @@
  * import instead takes the next free `name (n)`, as the real platform does.
  */
 import pkg from '../../../package.json' with { type: 'json' };
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { newObjectId } from '../store/ids.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Doc, SearchQuery, Store } from '../store/types.ts';
+import { BadRequestError, DuplicateKeyError, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import type { Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
 import { readEditable, toDocument } from './document.ts';
 import type { Author, Editable, TransformationDoc } from './document.ts';
 import { splitRunBody, TransformationRunner } from './run.ts';

@@ -5,7 +5,7 @@
  * workflow_end. A job that reaches a task with no way on sticks with "Job
  * has no available transitions", so the editor's save refuses it.
  */
-import type { ErrorDetail } from '../errors.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from '../engine/types.ts';
 import { isObject } from './shape.ts';
 

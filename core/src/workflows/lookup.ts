@@ -3,9 +3,9 @@
  * and counting the jobs that still use a workflow.
  */
 import type { WorkflowDoc } from '../engine/types.ts';
-import type { Condition, SortKey } from '../search/conditions.ts';
-import { jobs as jobType, workflows as workflowType } from '../search/fields.ts';
-import type { DocCollection, Store } from '../store/types.ts';
+import { jobs as jobType } from '../../../kernel/index.ts';
+import type { Condition, DocCollection, SortKey, Store } from '../../../kernel/index.ts';
+import { workflows as workflowType } from '../store/doc-types.ts';
 
 const NAME = workflowType.fields.get('name')!;
 const ID = workflowType.fields.get('_id')!;

@@ -5,13 +5,10 @@
  * Errors are in the plain shape `{message, code, details}`.
  */
 import Joi from 'joi';
-import { UnauthenticatedError } from '../errors.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AnyRoute, RouteContext } from '../http/route.ts';
-import { joiBody, joiParams } from '../http/validate.ts';
-import type { SearchQuery, Store } from '../store/types.ts';
+import { defineRoute, joiBody, joiParams, UnauthenticatedError } from '../../../kernel/index.ts';
+import type { AnyRoute, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
+import { workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
-import { workflows as workflowType } from '../search/fields.ts';
 import { editPath, WORKFLOW_ID, WorkflowService } from './service.ts';
 import { MAX_NAME_LENGTH } from './validate.ts';
 

@@ -3,7 +3,7 @@
  * databases store, anywhere in a document. Iterative, so a hostile document
  * cannot exhaust the call stack.
  */
-import type { ErrorDetail } from '../errors.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 
 /** Keys that can poison an object prototype when copied by careless code. */
 const FORBIDDEN = new Set(['__proto__', 'constructor']);

@@ -4,11 +4,8 @@
  * that running or paused jobs still use.
  */
 import type { WorkflowDoc } from '../engine/types.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
-import type { ErrorDetail } from '../errors.ts';
-import { newUuid } from '../store/ids.ts';
-import { DuplicateKeyError } from '../store/types.ts';
-import type { Doc, Store } from '../store/types.ts';
+import { ConflictError, DuplicateKeyError, newUuid, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import type { Doc, ErrorDetail, Store } from '../../../kernel/index.ts';
 import { ACTIVE_JOB_STATUSES, countActiveJobs, createWorkflowLookup } from './lookup.ts';
 import type { WorkflowLookup } from './lookup.ts';
 import { validateWorkflow } from './validate.ts';

@@ -4,9 +4,9 @@
  * (`automation.transitions.a1b2.c3d4.state`), so an editor can point at it.
  */
 import { END, START, VAR_REFERENCE } from '../engine/types.ts';
-import type { ErrorDetail } from '../errors.ts';
+import { schemaProblems } from '../../../kernel/index.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 import { checkGraph, readTransitions } from './graph.ts';
-import { schemaProblems } from '../json-schema/index.ts';
 import { checkSafeKeys } from './safe-keys.ts';
 import { isObject } from './shape.ts';
 

@@ -6,9 +6,8 @@
  * batch is stored, so a killed gateway loses no record of an answered call:
  * the next start puts what the journal kept into the store.
  */
-import type { Logger } from '../../../core/src/logger.ts';
-import { newObjectId } from '../../../core/src/store/ids.ts';
-import type { Store } from '../../../core/src/store/types.ts';
+import { newObjectId } from '../../../kernel/index.ts';
+import type { Logger, Store } from '../../../kernel/index.ts';
 import type { AuditJournal, JournaledRecord } from './journal.ts';
 import { storeSink } from './sink.ts';
 import type { AuditSink } from './sink.ts';

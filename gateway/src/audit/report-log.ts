@@ -6,7 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { readDate, ValueError } from '../../../core/src/search/values.ts';
+import { readDate, ValueError } from '../../../kernel/index.ts';
 import type { Entry } from '../mapping/types.ts';
 import type { Outcome } from './recorder.ts';
 import type { Call } from './report.ts';

@@ -2,8 +2,8 @@
  * The report's parameters, read the same way by the HTTP endpoint and the
  * command line, so both refuse the same mistakes with the same words.
  */
-import type { ErrorDetail } from '../../../core/src/errors.ts';
-import { readDate, ValueError } from '../../../core/src/search/values.ts';
+import { readDate, ValueError } from '../../../kernel/index.ts';
+import type { ErrorDetail } from '../../../kernel/index.ts';
 import { compareReleases, isRelease } from '../releases.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 

@@ -5,15 +5,13 @@
  * and serves only holders of the Authorization admin role.
  */
 import type { Context, Middleware } from 'koa';
-import { roleId } from '../../../core/src/auth/roles.ts';
-import { AppError, ForbiddenError, UnauthenticatedError, ValidationError } from '../../../core/src/errors.ts';
-import type { ErrorDetail } from '../../../core/src/errors.ts';
-import type { Store } from '../../../core/src/store/types.ts';
+import { roleId } from '../../../kernel/index.ts';
+import { AppError, ForbiddenError, readArchiveState, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
+import type { ErrorDetail, Store } from '../../../kernel/index.ts';
 import type { CoreClient, Credentials } from '../core-client.ts';
 import type { Entry } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 import type { AuditRecorder } from './recorder.ts';
-import { readArchiveState } from '../../../core/src/archive/lease.ts';
 import { ReportBuilder } from './report.ts';
 import type { Report } from './report.ts';
 import { renderCsv } from './report-csv.ts';

@@ -3,11 +3,9 @@
  * order. Pages continue after the last key seen rather than skipping, so
  * each page is one walk of the (time, _id) index however large the audit.
  */
-import type { Condition } from '../../../core/src/search/conditions.ts';
-import { and } from '../../../core/src/search/conditions.ts';
-import { audit as auditType } from '../../../core/src/search/fields.ts';
-import type { FieldDef } from '../../../core/src/search/fields.ts';
-import type { Store } from '../../../core/src/store/types.ts';
+import { and } from '../../../kernel/index.ts';
+import type { Condition, FieldDef, Store } from '../../../kernel/index.ts';
+import { audit as auditType } from './collection.ts';
 import type { Call } from './report.ts';
 
 const PAGE = 2000;

@@ -5,8 +5,8 @@
  * recorder hands a batch over that many at a time, the event loop free
  * between, so no call waits behind more than one chunk's work.
  */
-import type { Doc, Store } from '../../../core/src/store/types.ts';
-import { DuplicateKeyError } from '../../../core/src/store/types.ts';
+import { DuplicateKeyError } from '../../../kernel/index.ts';
+import type { Doc, Store } from '../../../kernel/index.ts';
 import type { JournaledRecord } from './journal.ts';
 
 export interface AuditSink {

@@ -5,7 +5,8 @@
  * neither holds the gateway's event loop.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../../kernel/index.ts';
+import { GATEWAY_COLLECTIONS } from './collection.ts';
 import type { JournaledRecord } from './journal.ts';
 import { storeRecords } from './sink.ts';
 
@@ -19,7 +20,7 @@ export type WriterReply = { readonly id: number; readonly error?: string };
 
 const { dataDir, fileName } = workerData as WriterData;
 // Checkpoints stay automatic on this connection: they run here, at the commit that fills the WAL.
-const store = SqliteStore.open({ dataDir, fileName, countCacheEntries: 0 });
+const store = SqliteStore.open({ dataDir, fileName, countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
 const port = parentPort!;
 
 port.on('message', (request: WriterRequest) => {

@@ -6,9 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import coBody from 'co-body';
-import type { AppError } from '../../../core/src/errors.ts';
-import { bodyDepthError } from '../../../core/src/http/body-depth.ts';
-import { bodyError } from '../../../core/src/http/error-handler.ts';
+import { bodyDepthError, bodyError } from '../../../kernel/index.ts';
+import type { AppError } from '../../../kernel/index.ts';
 
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPES = ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/reports+json', 'application/scim+json'];

@@ -7,8 +7,8 @@
  * new search words differently (unknown fields, paths into arrays, a sort
  * field projected away) still answers what MongoDB answered.
  */
-import { jobs, tasks } from '../../../core/src/search/fields.ts';
-import type { DocType } from '../../../core/src/search/fields.ts';
+import { jobs, tasks } from '../../../kernel/index.ts';
+import type { DocType } from '../../../kernel/index.ts';
 import { project, readLimit, readProjection, readSkip, readSort, singleSort } from './legacy-options.ts';
 import type { MongoProjection } from './legacy-options.ts';
 import { LegacyFailure } from './run.ts';

@@ -8,12 +8,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Ajv } from 'ajv';
+import { shippedSchemaErrors } from '../../../kernel/index.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 import { compareReleases } from '../releases.ts';
-import { checkArguments, pathOf } from './check-with.ts';
+import { checkArguments } from './check-with.ts';
 import type { HatchRecord } from './run.ts';
-import { schemaProblems } from './schema-errors.ts';
+import { pathOf, schemaProblems } from './schema-errors.ts';
 import { references } from './template.ts';
 import type { Entry, MappingTable, Step } from './types.ts';
 
@@ -98,7 +98,6 @@ function located(label: string, table: unknown, keys: readonly string[]): string
 /** Checks the table without throwing: every problem of every file, and the entries read. */
 export function checkMappings(dir: string, calendar: ReleaseCalendar, hatches: KnownHatches, options: MappingOptions = {}): MappingCheck {
   const schema = JSON.parse(readFileSync(join(dir, 'schema.json'), 'utf8')) as object;
-  const validate = new Ajv({ allErrors: true, strict: false }).compile<MappingTable>(schema);
   const problems: string[] = [];
   const entries: Entry[] = [];
   const ids = new Map<string, string>();
@@ -114,11 +113,12 @@ export function checkMappings(dir: string, calendar: ReleaseCalendar, hatches: K
       problems.push(`${label}: not valid JSON (${(err as Error).message.replace(/\s+in JSON.*$/, '')})`);
       continue;
     }
-    if (!validate(table)) {
-      for (const p of schemaProblems(validate.errors ?? [], table)) problems.push(`${located(label, table, p.keys)}: ${p.reason}`);
+    const errors = shippedSchemaErrors(schema, table);
+    if (errors.length > 0) {
+      for (const p of schemaProblems(errors, table)) problems.push(`${located(label, table, p.keys)}: ${p.reason}`);
       continue;
     }
-    table.entries.forEach((entry, i) => {
+    (table as MappingTable).entries.forEach((entry, i) => {
       const at = `${label}: entries[${i}] (${entry.id})`;
       const route = `${entry.legacy.method} ${entry.legacy.path.replace(/:\w+/g, ':')}`;
       if (ids.has(entry.id)) problems.push(`${at}.id: also used in ${ids.get(entry.id)}`);

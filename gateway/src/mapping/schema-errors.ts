@@ -3,6 +3,8 @@
  * five shapes (`oneOf` in mappings/schema.json), so a wrong step makes Ajv
  * report every shape it is not; the key a step starts with (`call`, `code`,
  * ...) says which shape was meant, and only that shape's errors are kept.
+ * An escape hatch's arguments (check-with.ts) are reported the same way,
+ * worded for the hatch.
  */
 import type { ErrorObject } from 'ajv';
 
@@ -15,7 +17,7 @@ export interface SchemaProblem {
   readonly reason: string;
 }
 
-function keysOf(pointer: string): string[] {
+export function keysOf(pointer: string): string[] {
   return pointer === '' ? [] : pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
@@ -30,11 +32,22 @@ function branchOf(step: unknown): number {
   return STEP_KINDS.findIndex((k) => k in step);
 }
 
-function reasonOf(error: ErrorObject): SchemaProblem {
+/** `.a.b[0]`, with brackets for indexes and keys that are not plain names. */
+export function pathOf(keys: readonly string[]): string {
+  return keys.map((k) => (/^\d+$/.test(k) ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join('');
+}
+
+/** What one error says, about the table, or (`hatch` given) about that hatch's arguments. */
+export function reasonOf(error: ErrorObject, hatch?: string): SchemaProblem {
   const keys = keysOf(error.instancePath);
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required') return { keys: [...keys, String(params['missingProperty'])], reason: 'is required' };
-  if (error.keyword === 'additionalProperties') return { keys: [...keys, String(params['additionalProperty'])], reason: 'is not a field here' };
+  if (error.keyword === 'required') return { keys: [...keys, String(params['missingProperty'])], reason: hatch ? `is required by ${hatch}` : 'is required' };
+  if (error.keyword === 'additionalProperties') {
+    const unknown = [...keys, String(params['additionalProperty'])];
+    if (!hatch) return { keys: unknown, reason: 'is not a field here' };
+    const known = Object.keys((error.parentSchema?.['properties'] as object | undefined) ?? {});
+    return { keys: unknown, reason: `is not an argument of ${hatch}${keys.length === 0 ? ` (it takes ${known.join(', ')})` : ''}` };
+  }
   if (error.keyword === 'const') return { keys, reason: `must be ${JSON.stringify(params['allowedValue'])}` };
   if (error.keyword === 'enum') return { keys, reason: `must be one of ${(params['allowedValues'] as unknown[]).map(String).join(', ')}` };
   return { keys, reason: error.message ?? 'is not valid' };

@@ -10,8 +10,8 @@
  * against the type of the field it is compared with (the core's field
  * registry), and a comparison MongoDB would answer by type alone is refused.
  */
-import { jobs, tasks } from '../../../core/src/search/fields.ts';
-import type { DocType, FieldDef } from '../../../core/src/search/fields.ts';
+import { jobs, tasks } from '../../../kernel/index.ts';
+import type { DocType, FieldDef } from '../../../kernel/index.ts';
 
 export class UntranslatableQuery extends Error {}
 

@@ -1,24 +1,21 @@
 /**
  * The gateway's OpenAPI document (docs/openapi.md): the core's operations,
- * which it passes through unchanged; the legacy operations of the mapping
+ * which it passes through unchanged, as the core's own document describes
+ * them (the gateway asks the core for it rather than building the core); the legacy operations of the mapping
  * table, which it answers itself; and its own routes. Where a legacy
  * operation and a core route share a method and path, the legacy one is
  * what the gateway serves, so it is what the document says.
  */
-import type { AnyRoute } from '../../../core/src/http/route.ts';
-import { openApiDocument } from '../../../core/src/openapi/document.ts';
-import type { OpenApiDocument } from '../../../core/src/openapi/document.ts';
-import { routePaths } from '../../../core/src/openapi/operations.ts';
-import type { Paths } from '../../../core/src/openapi/operations.ts';
-import { openApiPath } from '../../../core/src/openapi/shapes.ts';
+import { openApiDocument, openApiPath, routePaths } from '../../../kernel/index.ts';
+import type { OpenApiDocument, Paths } from '../../../kernel/index.ts';
 import type { Entry } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 import { legacyErrorResponses, legacyPaths } from './legacy-operations.ts';
 import { gatewayOwnRoutes } from './own-routes.ts';
 
 export interface GatewayDocumentInput {
-  /** The core's route table (gateway/src/openapi/core-routes.ts). */
-  readonly coreRoutes: readonly AnyRoute[];
+  /** The core's own document (its `GET /openapi.json`). */
+  readonly core: OpenApiDocument;
   readonly entries: readonly Entry[];
   readonly calendar: ReleaseCalendar;
   readonly version: string;
@@ -32,11 +29,14 @@ function merge(into: Paths, from: Paths): void {
 
 export function gatewayDocument(input: GatewayDocumentInput): OpenApiDocument {
   const own = gatewayOwnRoutes(input.metrics);
-  const ownKeys = new Set(own.map((r) => `${r.method} ${r.path}`));
+  const ownKeys = new Set(own.map((r) => `${r.method.toLowerCase()} ${openApiPath(r.path)}`));
   // The core's own description and metrics are the core's: at the gateway these paths are the gateway's.
-  const passed = input.coreRoutes.filter((r) => !ownKeys.has(`${r.method} ${r.path}`) && r.path !== '/metrics');
   const paths: Paths = {};
-  merge(paths, routePaths(passed));
+  for (const [path, ops] of Object.entries(input.core.paths)) {
+    if (path === '/metrics') continue;
+    const passed = Object.fromEntries(Object.entries(ops).filter(([method]) => !ownKeys.has(`${method} ${path}`)));
+    if (Object.keys(passed).length > 0) paths[path] = passed;
+  }
   merge(paths, routePaths(own));
   const legacyIds = new Map(input.entries.map((e) => [`${e.legacy.method} ${openApiPath(e.legacy.path)}`, `legacy.${e.id}`]));
   const successorOf = (route: { method: string; path: string }): string | null => {
@@ -53,5 +53,6 @@ export function gatewayDocument(input: GatewayDocumentInput): OpenApiDocument {
     },
     paths,
     legacyErrorResponses(),
+    input.core.components.schemas,
   );
 }

@@ -4,9 +4,8 @@
  * sunset date (`x-deprecated-in`, `x-removed-in`, `x-sunset`), and links to
  * its successor, by operation id where the successor is in the document.
  */
-import { jsonResponse, openApiPath, pathParamNames } from '../../../core/src/openapi/shapes.ts';
-import type { OpenApiResponse } from '../../../core/src/openapi/shapes.ts';
-import type { OpenApiOperation, Paths } from '../../../core/src/openapi/operations.ts';
+import { jsonResponse, openApiPath, pathParamNames } from '../../../kernel/index.ts';
+import type { OpenApiOperation, OpenApiResponse, Paths } from '../../../kernel/index.ts';
 import type { Entry, Route } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 

@@ -5,10 +5,8 @@
  * never called.
  */
 import Joi from 'joi';
-import { METRICS_PROVENANCE } from '../../../core/src/metrics/routes.ts';
-import { DOCS_ASSETS, DOCS_PATH, OPENAPI_PATH } from '../../../core/src/openapi/docs-page.ts';
-import type { AnyRoute, RouteDef } from '../../../core/src/http/route.ts';
-import { joiParams, joiQuery } from '../../../core/src/http/validate.ts';
+import { DOCS_ASSETS, DOCS_PATH, joiParams, joiQuery, METRICS_PROVENANCE, OPENAPI_PATH } from '../../../kernel/index.ts';
+import type { AnyRoute, RouteDef } from '../../../kernel/index.ts';
 import { REPORT_PATH } from '../audit/report-route.ts';
 
 const served = (): never => {

@@ -9,12 +9,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Archiver } from '../../../core/src/archive/archiver.ts';
-import { readDocs, readManifest, writeManifest } from '../../../core/src/archive/files.ts';
-import { ArchiveLease, LeaseLostError } from '../../../core/src/archive/lease.ts';
-import { createLogger } from '../../../core/src/logger.ts';
-import type { Doc, Store } from '../../../core/src/store/types.ts';
+import { Archiver } from '../../../kernel/archive/archiver.ts';
+import { readDocs, readManifest, writeManifest } from '../../../kernel/archive/files.ts';
+import { ArchiveLease, LeaseLostError } from '../../../kernel/archive/lease.ts';
+import { createLogger } from '../../../kernel/logger.ts';
+import type { Doc, Store } from '../../../kernel/store/types.ts';
 import { MONGO_SKIP_REASON, storeFactories } from '../../helpers/stores.ts';
+import { jobsGroup } from '../../../core/src/archive/jobs.ts';
 
 if (!process.env['MONGO_URL']) console.log(`# ${MONGO_SKIP_REASON}`);
 
@@ -79,7 +80,7 @@ for (const factory of storeFactories()) {
       dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
       try {
         const due = await seed(store, 30, 0x1000);
-        const make = (owner: string) => new Archiver({ store, group: 'jobs', dir, owner, leaseMs: 10_000, batchSize: 4, logger });
+        const make = (owner: string) => new Archiver({ store, group: jobsGroup, dir, owner, leaseMs: 10_000, batchSize: 4, logger });
         const cutoff = Date.now() - 30 * DAY;
         const results = await Promise.all([make('one').pass(cutoff), make('two').pass(cutoff)]);
         assert.deepEqual(results.map((r) => r.ran).sort(), [false, true]);
@@ -102,7 +103,7 @@ for (const factory of storeFactories()) {
         const due = await seed(store, 6, 0x2000);
         const cutoff = Date.now() - 30 * DAY;
         // Archive all, then put two documents back as if their deletes had not happened yet.
-        await new Archiver({ store, group: 'jobs', dir, owner: 'first', leaseMs: 10_000, batchSize: 100, logger }).pass(cutoff);
+        await new Archiver({ store, group: jobsGroup, dir, owner: 'first', leaseMs: 10_000, batchSize: 100, logger }).pass(cutoff);
         const job = due[0]!;
         await store.collection('jobs').insertOne({ _id: job, name: 'j0', status: 'complete', metrics: { start_time: 1, end_time: 2 } });
         await store.collection('tasks').insertOne({ _id: `${job}-t0`, job: { _id: job } });
@@ -110,7 +111,7 @@ for (const factory of storeFactories()) {
         await writeManifest(dir, { ...manifest, lastBatch: 'killed-batch' });
         const state = (await store.collection('archive_state').findById('jobs'))!;
         await store.collection('archive_state').replaceOne({ ...state, pending: { batch: 'killed-batch', ids: { tasks: [`${job}-t0`, `${job}-t1`], jobs: [job] } }, owner: 'dead', expiresAt: 0 });
-        const result = await new Archiver({ store, group: 'jobs', dir, owner: 'next', leaseMs: 10_000, batchSize: 100, logger }).pass(cutoff);
+        const result = await new Archiver({ store, group: jobsGroup, dir, owner: 'next', leaseMs: 10_000, batchSize: 100, logger }).pass(cutoff);
         assert.equal(result.ran, true);
         assert.equal(await store.collection('jobs').findById(job), null, 'the pending delete was finished');
         assert.equal(await store.collection('tasks').findById(`${job}-t0`), null);
@@ -127,7 +128,7 @@ for (const factory of storeFactories()) {
         const due = await seed(store, 5, 0x3000);
         const state = await store.collection('archive_state').findById('jobs');
         await store.collection('archive_state').replaceOne({ ...state!, pending: { batch: 'never-committed', ids: { tasks: [], jobs: due } }, owner: 'dead', expiresAt: 0 });
-        const result = await new Archiver({ store, group: 'jobs', dir, owner: 'next', leaseMs: 10_000, batchSize: 2, logger }).pass(Date.now() - 30 * DAY);
+        const result = await new Archiver({ store, group: jobsGroup, dir, owner: 'next', leaseMs: 10_000, batchSize: 2, logger }).pass(Date.now() - 30 * DAY);
         assert.equal(result.archived.jobs, 5);
         assert.deepEqual(await archivedIds(dir, 'jobs'), [...due].sort());
         assert.equal(await store.collection('jobs').count(null), 1);

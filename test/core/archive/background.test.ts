@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { archiveDir } from '../../../core/src/archive/files.ts';
+import { archiveDir } from '../../../kernel/archive/files.ts';
 import { spawnCore, spawnService, stop } from '../../helpers/process.ts';
 import type { CoreProcess } from '../../helpers/process.ts';
 import { ADMIN_PASSWORD, sleep, tempDir } from '../../faults/support.ts';

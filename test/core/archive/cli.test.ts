@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { archiveDir, readManifest } from '../../../core/src/archive/files.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
-import type { Doc } from '../../../core/src/store/types.ts';
+import { archiveDir, readManifest } from '../../../kernel/archive/files.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
+import type { Doc } from '../../../kernel/store/types.ts';
 import { tempDir } from '../../faults/support.ts';
 import { archiveContents, runArchive, seedStore, storeContents } from './support.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 const byId = (a: Doc, b: Doc): number => String(a['_id']).localeCompare(String(b['_id']));
 
@@ -52,7 +53,7 @@ test('npm run archive: dry run, --only, --find and --restore', { timeout: 120_00
     const manifest = await readManifest(archiveDir(data.path), 'jobs');
     const jobsFile = answer.file;
     assert.ok(manifest.files[jobsFile]);
-    const core = SqliteStore.open({ dataDir: data.path });
+    const core = SqliteStore.open({ dataDir: data.path, collections: CORE_COLLECTIONS });
     await core.collection('jobs').insertOne(answer.job);
     await core.close();
     const restored = await runArchive(['--restore', `${archiveDir(data.path)}/${jobsFile}`], env);

@@ -6,10 +6,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { archiveDir, readDocs, readManifest } from '../../../core/src/archive/files.ts';
-import type { GroupName } from '../../../core/src/archive/files.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
-import type { Doc, Store } from '../../../core/src/store/types.ts';
+import { archiveDir, readDocs, readManifest } from '../../../kernel/archive/files.ts';
+import type { GroupName } from '../../../kernel/archive/files.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
+import type { Doc, Store } from '../../../kernel/store/types.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
+import { GATEWAY_COLLECTIONS } from '../../../gateway/src/audit/collection.ts';
 
 const DAY = 86_400_000;
 
@@ -35,7 +37,7 @@ export async function seedStore(dataDir: string, counts: { jobs: number; tasksPe
   const due = new Map<string, Doc>();
   const kept = new Map<string, Doc>();
   const now = Date.now();
-  const core = SqliteStore.open({ dataDir });
+  const core = SqliteStore.open({ dataDir, collections: CORE_COLLECTIONS });
   const jobs: Doc[] = [];
   const tasks: Doc[] = [];
   for (let i = 0; i < counts.jobs * 2; i += 1) {
@@ -57,7 +59,7 @@ export async function seedStore(dataDir: string, counts: { jobs: number; tasksPe
   await core.collection('jobs').insertMany(jobs);
   await core.collection('tasks').insertMany(tasks);
   await core.close();
-  const gateway = SqliteStore.open({ dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+  const gateway = SqliteStore.open({ dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
   const records: Doc[] = [];
   for (let i = 0; i < counts.audit; i += 1) {
     const time = i % 2 === 0 ? now - (31 + (i % 50)) * DAY - i : now - (i % 25) * DAY;
@@ -77,12 +79,12 @@ export async function storeContents(dataDir: string): Promise<Map<string, Doc>> 
     const { docs } = await store.collection(collection).search({ where: null, sort: [], skip: 0, limit: 10_000_000 });
     for (const doc of docs) out.set(key(collection, String(doc['_id'])), doc);
   };
-  const core = SqliteStore.open({ dataDir });
+  const core = SqliteStore.open({ dataDir, collections: CORE_COLLECTIONS });
   await read(core, 'jobs');
   await read(core, 'tasks');
   await core.close();
   if (existsSync(`${dataDir}/gateway.sqlite`)) {
-    const gateway = SqliteStore.open({ dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+    const gateway = SqliteStore.open({ dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
     await read(gateway, 'audit');
     await gateway.close();
   }
@@ -145,10 +147,10 @@ export async function pendingKeys(dataDir: string): Promise<Set<string>> {
     const pending = state?.['pending'] as { ids: Record<string, string[]> } | null | undefined;
     for (const [kind, ids] of Object.entries(pending?.ids ?? {})) for (const id of ids) out.add(key(kind, id));
   };
-  const core = SqliteStore.open({ dataDir });
+  const core = SqliteStore.open({ dataDir, collections: CORE_COLLECTIONS });
   await add(core, 'jobs');
   await core.close();
-  const gateway = SqliteStore.open({ dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+  const gateway = SqliteStore.open({ dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
   await add(gateway, 'audit');
   await gateway.close();
   return out;

@@ -7,8 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCoreApp } from '../../../core/src/app.ts';
 import { ADMINS_GROUP } from '../../../core/src/auth/bootstrap.ts';
-import { PLATFORM_ADMIN_REPLACEMENTS, roleId } from '../../../core/src/auth/roles.ts';
-import { createLogger } from '../../../core/src/logger.ts';
+import { PLATFORM_ADMIN_REPLACEMENTS } from '../../../core/src/auth/roles.ts';
+import { roleId } from '../../../kernel/store/ids.ts';
+import { createLogger } from '../../../kernel/logger.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { request, startCore, testConfig } from '../../helpers/core.ts';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Sessions } from '../../../core/src/auth/sessions.ts';
 import { tokenHash } from '../../../core/src/auth/tokens.ts';
 import { MongoServerError } from 'mongodb';
-import { mongoStoreError } from '../../../core/src/store/mongo/errors.ts';
+import { mongoStoreError } from '../../../kernel/store/mongo/errors.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 
 function clock(start: number): { now: () => number; advance: (ms: number) => void } {

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtInRoles, methodCatalog, viewCatalog } from '../../../core/src/auth/roles.ts';
-import type { Store } from '../../../core/src/store/types.ts';
+import type { Store } from '../../../kernel/store/types.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';

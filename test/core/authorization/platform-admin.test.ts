@@ -5,9 +5,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { roleId } from '../../../core/src/auth/roles.ts';
+import { roleId } from '../../../kernel/store/ids.ts';
 import { compareReleases, PLATFORM_ADMIN_ID } from '../../../core/src/authorization/assignments.ts';
-import type { Store } from '../../../core/src/store/types.ts';
+import type { Store } from '../../../kernel/store/types.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JOB_RULES, JOB_STATUSES } from '../../../core/src/engine/lifecycle.ts';
 import type { JobStatus } from '../../../core/src/engine/lifecycle.ts';
-import { newObjectId } from '../../../core/src/store/ids.ts';
+import { newObjectId } from '../../../kernel/store/ids.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';

@@ -8,10 +8,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, delay, job, newVariable, post, startJob, waitFor, workflow } from '../../helpers/engine.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 /** Two automatic tasks that lead into each other, as loops are drawn; the error exit is never taken. */
 const LOOP = workflow('loop', { a1: newVariable('x', 1), a2: newVariable('y', 2) }, [['workflow_start', 'a1'], ['a1', 'a2'], ['a2', 'a1'], ['a1', 'workflow_end', 'error']]);
@@ -35,7 +36,7 @@ async function runs(core: RunningCore, jobId: string): Promise<number> {
 describe('a loop without a limit in sight', () => {
   let core: RunningCore;
   before(async () => {
-    core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '10000000' });
+    core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '10000000' });
     await createWorkflow(core, LOOP);
     await createWorkflow(core, workflow('short', { d1: delay(0.05), a1: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a1'], ['a1', 'workflow_end']]));
     await createWorkflow(core, workflow('slow', { d1: delay(2), a1: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a1'], ['a1', 'workflow_end']]));
@@ -112,7 +113,7 @@ describe('a loop without a limit in sight', () => {
 describe('limits from config', () => {
   let core: RunningCore;
   before(async () => {
-    core = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '301', ENGINE_MAX_ITERATIONS_LISTED: '20', ENGINE_MAX_CHILD_JOB_DEPTH: '3', ENGINE_MAX_JOBS_PER_TREE: '8', ENGINE_MAX_JOB_BYTES: '65536' });
+    core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '301', ENGINE_MAX_ITERATIONS_LISTED: '20', ENGINE_MAX_CHILD_JOB_DEPTH: '3', ENGINE_MAX_JOBS_PER_TREE: '8', ENGINE_MAX_JOB_BYTES: '65536' });
     await createWorkflow(core, LOOP);
     // Recursion without a base case; an error exit to a task of its own, which the limit must not take.
     await createWorkflow(core, workflow('recurse', { c1: childJob('recurse'), e1: newVariable('childFailed', true) }, [['workflow_start', 'c1'], ['c1', 'workflow_end'], ['c1', 'e1', 'error'], ['e1', 'workflow_end']]));

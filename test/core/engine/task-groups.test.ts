@@ -7,7 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Doc, DocCollection, Store } from '../../../core/src/store/types.ts';
+import type { Doc, DocCollection, Store } from '../../../kernel/store/types.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, manual, newVariable, post, runningTask, startJob, workflow } from '../../helpers/engine.ts';

@@ -1,7 +1,7 @@
 /** The gateway manager's routes over real HTTP, against the automation-gateway stand-in. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newObjectId } from '../../../core/src/store/ids.ts';
+import { newObjectId } from '../../../kernel/store/ids.ts';
 import { makeUser, role } from '../../helpers/users.ts';
 import { adapterPath, AG_PASSWORD, AG_USER, startGatewayFixture } from './fixture.ts';
 import type { GatewayFixture } from './fixture.ts';

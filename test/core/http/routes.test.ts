@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCoreApp } from '../../../core/src/app.ts';
-import { createLogger } from '../../../core/src/logger.ts';
+import { createLogger } from '../../../kernel/logger.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { testConfig } from '../../helpers/core.ts';
 

@@ -8,12 +8,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, failing, job, manual, newVariable, startJob, workflow } from '../../helpers/engine.ts';
 import { createScraper, samples, valueOf } from '../../helpers/metrics.ts';
 import type { Scraper } from '../../helpers/metrics.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 let core: RunningCore;
 let scraper: Scraper;
@@ -27,7 +28,7 @@ async function scrape(token: string | null = scraper.token): Promise<string> {
 }
 
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }));
   await createWorkflow(core, workflow('m-ok', { a1: newVariable('x', 1) }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));
   await createWorkflow(core, workflow('m-fail', { a1: failing() }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));
   await createWorkflow(core, workflow('m-wait', { a1: manual() }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));
@@ -108,7 +109,7 @@ test('a scraper holding only Metrics.read reads the metrics and nothing else; ca
 });
 
 test('each app has its own registry: a second core in the same process counts only its own jobs', async () => {
-  const second = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  const second = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }));
   try {
     const text = await (await fetch(`${second.url}/metrics`, { headers: { authorization: `Bearer ${second.adminToken}` } })).text();
     assert.equal(valueOf(text, 'iap_jobs_started_total'), 0);
@@ -119,7 +120,7 @@ test('each app has its own registry: a second core in the same process counts on
 });
 
 test('with metrics off, GET /metrics is not served', async () => {
-  const off = await startCore(SqliteStore.open({ dataDir: ':memory:' }), { METRICS_ENABLED: 'false' });
+  const off = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }), { METRICS_ENABLED: 'false' });
   try {
     assert.equal((await off.request('/metrics')).status, 404);
     assert.equal(off.core.metrics, null);

@@ -10,17 +10,18 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { OpenApiDocument } from '../../../core/src/openapi/document.ts';
-import { openApiPath } from '../../../core/src/openapi/shapes.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import type { OpenApiDocument } from '../../../kernel/openapi/document.ts';
+import { openApiPath } from '../../../kernel/openapi/shapes.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { committedDocuments, DOCUMENT_FILES } from '../../../scripts/openapi.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 let core: RunningCore;
 let doc: OpenApiDocument;
 before(async () => {
-  core = await startCore(SqliteStore.open({ dataDir: ':memory:' }));
+  core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }));
   const res = await request(`${core.url}/openapi.json`);
   assert.equal(res.status, 200);
   doc = res.body as OpenApiDocument;

@@ -6,7 +6,7 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMINS_GROUP } from '../../../core/src/auth/bootstrap.ts';
-import { groups as groupType } from '../../../core/src/search/fields.ts';
+import { groups as groupType } from '../../../core/src/store/doc-types.ts';
 import { makeUser, role } from '../../helpers/users.ts';
 import type { RelayFixture } from './fixture.ts';
 import { NSO, NSO_PASSWORD, NSO_USER, restAction, restQuery, startRelayFixture, TIMEOUT_MS, YANG_JSON } from './fixture.ts';

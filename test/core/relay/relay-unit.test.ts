@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Adapter, AdapterRegistry } from '../../../core/src/adapters/registry.ts';
 import { displayUrl } from '../../../core/src/adapters/registry.ts';
-import { AppError } from '../../../core/src/errors.ts';
+import { AppError } from '../../../kernel/errors.ts';
 import type { OutgoingRequest } from '../../../core/src/relay/orchestrator.ts';
 import { joinPath, pathProblem } from '../../../core/src/relay/path.ts';
 import { createRelay } from '../../../core/src/relay/relay.ts';

@@ -9,15 +9,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
-import { StoreUnavailableError } from '../../../core/src/errors.ts';
-import { createLogger } from '../../../core/src/logger.ts';
+import { StoreUnavailableError } from '../../../kernel/errors.ts';
+import { createLogger } from '../../../kernel/logger.ts';
 import { Scheduler } from '../../../core/src/scheduler/scheduler.ts';
 import type { SchedulerOptions } from '../../../core/src/scheduler/scheduler.ts';
-import { automations, jobs } from '../../../core/src/search/fields.ts';
-import { newObjectId } from '../../../core/src/store/ids.ts';
-import type { Doc, Store } from '../../../core/src/store/types.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { jobs } from '../../../kernel/search/fields.ts';
+import { automations } from '../../../core/src/store/doc-types.ts';
+import { newObjectId } from '../../../kernel/store/ids.ts';
+import type { Doc, Store } from '../../../kernel/store/types.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { openTestStore, storeFactories } from '../../helpers/stores.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const HOUR = 3_600_000;
@@ -222,10 +224,11 @@ test('a started scheduler does not keep the process alive', () => {
   // alive (a MongoDB client's sockets would, whatever the scheduler does).
   const script = `
     import { Scheduler } from './core/src/scheduler/scheduler.ts';
-    import { automations } from './core/src/search/fields.ts';
-    import { SqliteStore } from './core/src/store/sqlite/store.ts';
-    import { createLogger } from './core/src/logger.ts';
-    const store = SqliteStore.open({ dataDir: ':memory:' });
+    import { automations } from './core/src/store/doc-types.ts';
+    import { CORE_COLLECTIONS } from './core/src/store/collections.ts';
+    import { SqliteStore } from './kernel/store/sqlite/store.ts';
+    import { createLogger } from './kernel/logger.ts';
+    const store = SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS });
     new Scheduler({ store, collection: 'automations', type: automations, run: async () => {}, logger: createLogger({ level: 'error', service: 't' }), pollMs: 10 }).start();
     console.log('started');`;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 15_000, encoding: 'utf8' });
@@ -236,5 +239,5 @@ test('a started scheduler does not keep the process alive', () => {
 
 test('a registry without a nextRunAt date field is refused at construction', () => {
   // Refused before the store is used at all, so any store does.
-  assert.throws(() => new Scheduler({ store: SqliteStore.open({ dataDir: ':memory:' }), collection: 'jobs', type: jobs, run: async () => {}, logger, pollMs: 10 }), /must declare nextRunAt/);
+  assert.throws(() => new Scheduler({ store: SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }), collection: 'jobs', type: jobs, run: async () => {}, logger, pollMs: 10 }), /must declare nextRunAt/);
 });

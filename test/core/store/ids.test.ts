@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { newObjectId } from '../../../core/src/store/ids.ts';
+import { newObjectId } from '../../../kernel/store/ids.ts';
 
 test('an id is 24 hex characters that start with its creation second', () => {
   const at = Date.parse('2026-11-22T05:00:00Z');
@@ -25,7 +25,7 @@ test('ids made within one second are all different and in the order they were ma
 });
 
 test('two processes do not make the same ids', () => {
-  const script = "import { newObjectId } from './core/src/store/ids.ts'; console.log(JSON.stringify(Array.from({ length: 1000 }, () => newObjectId(0))));";
+  const script = "import { newObjectId } from './kernel/store/ids.ts'; console.log(JSON.stringify(Array.from({ length: 1000 }, () => newObjectId(0))));";
   const run = (): string[] => JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })) as string[];
   const [a, b] = [run(), run()];
   assert.notEqual(a[0]!.slice(8, 18), b[0]!.slice(8, 18), 'each process has its own middle part');

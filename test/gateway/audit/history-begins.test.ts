@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { archiveDir } from '../../../core/src/archive/files.ts';
-import { readManifest } from '../../../core/src/archive/files.ts';
+import { archiveDir } from '../../../kernel/archive/files.ts';
+import { readManifest } from '../../../kernel/archive/files.ts';
 import { runArchive, seedStore } from '../../core/archive/support.ts';
 import { tempDir } from '../../faults/support.ts';
 

@@ -10,13 +10,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '../../../core/src/logger.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { createLogger } from '../../../kernel/logger.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { AuditRecorder } from '../../../gateway/src/audit/recorder.ts';
 import { legacyMatcher, outcomeOfStatus, readLogLine } from '../../../gateway/src/audit/report-log.ts';
 import type { Entry } from '../../../gateway/src/mapping/types.ts';
+import { GATEWAY_COLLECTIONS } from '../../../gateway/src/audit/collection.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 let dir: string;
 
 before(() => {
@@ -122,7 +123,7 @@ test('--from-log at a later release: the same calls are broken now, shown as an 
 test('--data-dir: the report read from the gateway\'s SQLite audit store, as CSV, within since and until, written with --out', async () => {
   const data = join(dir, 'data');
   // The CLI's --data-dir reads the gateway's embedded file, so that is what the test writes.
-  const store = SqliteStore.open({ dataDir: data, fileName: 'gateway.sqlite', countCacheEntries: 0 });
+  const store = SqliteStore.open({ dataDir: data, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
   const recorder = new AuditRecorder(store, createLogger({ level: 'error', service: 'test', silent: true }));
   const at = (iso: string) => Date.parse(iso);
   const base = { operation: 'getJob', entry: 'workflow-engine.getJob', source: 'workflow-engine', status: 200, latencyMs: 3, deprecated: '2021.2', removed: '2022.2', replacement: 'GET /operations-manager/jobs/:id' } as const;

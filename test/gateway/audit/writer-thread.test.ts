@@ -8,14 +8,15 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger } from '../../../core/src/logger.ts';
-import { newObjectId } from '../../../core/src/store/ids.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { createLogger } from '../../../kernel/logger.ts';
+import { newObjectId } from '../../../kernel/store/ids.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { AuditJournal } from '../../../gateway/src/audit/journal.ts';
 import type { JournaledRecord } from '../../../gateway/src/audit/journal.ts';
 import { AuditRecorder } from '../../../gateway/src/audit/recorder.ts';
 import { WriterThread } from '../../../gateway/src/audit/writer-thread.ts';
 import { auditCall, tempDir } from '../../faults/support.ts';
+import { GATEWAY_COLLECTIONS } from '../../../gateway/src/audit/collection.ts';
 
 const data = tempDir('writer-thread');
 after(() => data.remove());
@@ -25,7 +26,7 @@ const FILE = 'gateway.sqlite';
 
 /** The gateway's shape: its own connection only reads and never checkpoints; the thread writes. */
 function open(dir: string): { store: SqliteStore; writer: WriterThread } {
-  return { store: SqliteStore.open({ dataDir: dir, fileName: FILE, countCacheEntries: 0, autoCheckpoint: false }), writer: new WriterThread({ dataDir: dir, fileName: FILE }) };
+  return { store: SqliteStore.open({ dataDir: dir, fileName: FILE, countCacheEntries: 0, autoCheckpoint: false, collections: GATEWAY_COLLECTIONS }), writer: new WriterThread({ dataDir: dir, fileName: FILE }) };
 }
 
 test('records stored by the writer thread are read on the gateway\'s connection, in the order recorded, and a replayed one is stored once', async () => {

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { MAX_LIMIT } from '../../../core/src/http/list-query.ts';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { startGateway } from '../../helpers/gateway.ts';
@@ -20,6 +20,7 @@ import type { Doc } from './documents.ts';
 import { mongoCount, mongoFind } from './oracle.ts';
 import { CREDENTIALS } from './world.ts';
 import type { Credential } from './world.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 const SEED = Number(process.env['DIFF_SEED'] ?? Date.now() % 2 ** 31);
 const RUNS = Number(process.env['DIFF_RUNS'] ?? 25);
@@ -32,7 +33,7 @@ let gateway: RunningGateway;
 let accounts: Doc[];
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS });
   core = await startCore(store);
   gateway = await startGateway(core.url);
   const ids = fc.sample(fc.uniqueArray(objectId, { minLength: COUNT, maxLength: COUNT }), { seed: SEED, numRuns: 1 })[0]!;

@@ -6,7 +6,7 @@
  * documents. `send` speaks to the gateway with a credential form of the
  * caller's choice.
  */
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { startGateway } from '../../helpers/gateway.ts';
@@ -14,6 +14,7 @@ import type { RunningGateway } from '../../helpers/gateway.ts';
 import { drawDocuments } from './documents.ts';
 import { SORT_CANDIDATES } from './legacy-options.ts';
 import type { Doc, Documents } from './documents.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 /** The search page of the world: small, so paging happens. */
 export const PAGE = 7;
@@ -40,7 +41,7 @@ export interface World extends Documents {
 }
 
 export async function startWorld(seed: number): Promise<World> {
-  const store = SqliteStore.open({ dataDir: ':memory:' });
+  const store = SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS });
   const core = await startCore(store, ENV);
   const admin = (await core.core.auth.findAccount(core.config.admin.username))!;
   const docs = drawDocuments(seed, admin['_id'] as string);

@@ -8,13 +8,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStore } from '../../../core/src/store/sqlite/store.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, failing, job, manual, runningTask, startJob, workflow } from '../../helpers/engine.ts';
 import { startGateway } from '../../helpers/gateway.ts';
 import type { RunningGateway } from '../../helpers/gateway.ts';
 import { makeGroup } from '../../helpers/users.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ let groups: string[];
 let adminId: string;
 
 before(async () => {
-  store = SqliteStore.open({ dataDir: ':memory:' });
+  store = SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS });
   core = await startCore(store);
   gateway = await startGateway(core.url);
   await createWorkflow(core, workflow('Diff Manual', { b2: manual({ answer: '' }) }, [['workflow_start', 'b2'], ['b2', 'workflow_end']]));

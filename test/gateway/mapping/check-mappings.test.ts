@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { createGatewayApp, CALENDAR_FILE, MAPPINGS_DIR } from '../../../gateway/src/app.ts';
 import { hatchRegistry } from '../../../gateway/src/mapping/hatches/index.ts';
 import { loadMappings, MappingError } from '../../../gateway/src/mapping/load.ts';
-import { createLogger } from '../../../core/src/logger.ts';
+import { createLogger } from '../../../kernel/logger.ts';
 import { loadCalendar } from '../../../gateway/src/releases.ts';
 import { testConfig } from '../../helpers/core.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
+const ROOT = new URL('../../..', import.meta.url).pathname;
 
 interface Run {
   readonly status: number | null;

@@ -4,10 +4,8 @@
  * like the automation catalog's; the entry point starts it.
  */
 import type { Engine } from '../../engine/engine.ts';
-import type { AnyRoute } from '../../http/route.ts';
-import type { Logger } from '../../logger.ts';
+import type { AnyRoute, Logger, Store } from '../../../../kernel/index.ts';
 import type { Scheduler } from '../../scheduler/scheduler.ts';
-import type { Store } from '../../store/types.ts';
 import { createWorkflowLookup } from '../../workflows/lookup.ts';
 import { automationRunner } from '../triggers/run.ts';
 import { triggerRunRoutes } from '../triggers/run-routes.ts';

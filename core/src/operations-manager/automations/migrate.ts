@@ -9,10 +9,9 @@
 import type { Caller } from '../../auth/caller.ts';
 import type { AutomationDoc as CatalogDoc } from '../../automation-catalog/document.ts';
 import { mayRead, mayWrite } from '../../automation-catalog/gbac.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
-import type { Logger } from '../../logger.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../../../kernel/index.ts';
+import type { Doc, Logger, Store } from '../../../../kernel/index.ts';
 import { parseRepeat, ScheduleError } from '../../scheduler/schedule.ts';
-import type { Doc, Store } from '../../store/types.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 import type { TriggerDoc } from '../triggers/model.ts';
 import type { TriggerService } from '../triggers/service.ts';

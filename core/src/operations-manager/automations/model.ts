@@ -4,7 +4,7 @@
  * and by name (componentName).
  */
 import Joi from 'joi';
-import { ValidationError } from '../../errors.ts';
+import { ValidationError } from '../../../../kernel/index.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 
 export interface AutomationDoc {

@@ -3,17 +3,9 @@
  * platform's generic filters, not the job search syntax), the envelope, the
  * roles, and the view of a stored document.
  */
-import { ValidationError } from '../../errors.ts';
-import type { ErrorDetail } from '../../errors.ts';
+import { and, buildLeaf, decodeComponent, LeafError, QueryStringError, splitQueryString, ValidationError } from '../../../../kernel/index.ts';
+import type { Condition, Doc, DocCollection, DocType, ErrorDetail, RawParam, SearchQuery, Validator } from '../../../../kernel/index.ts';
 import { listQuery } from '../../http/list-query.ts';
-import type { Validator } from '../../http/route.ts';
-import { and } from '../../search/conditions.ts';
-import type { Condition } from '../../search/conditions.ts';
-import type { DocType } from '../../search/fields.ts';
-import { buildLeaf, LeafError } from '../../search/leaf.ts';
-import { decodeComponent, QueryStringError, splitQueryString } from '../../search/query-string.ts';
-import type { RawParam } from '../../search/query-string.ts';
-import type { Doc, DocCollection, SearchQuery } from '../../store/types.ts';
 import { pageMetadata } from '../search-service.ts';
 import type { PageMetadata } from '../search-service.ts';
 import { READ_ROLES } from '../search-routes.ts';

@@ -4,11 +4,9 @@
  * operations-manager envelope.
  */
 import Joi from 'joi';
-import { defineRoute } from '../../http/route.ts';
-import type { AnyRoute, RouteDef } from '../../http/route.ts';
-import { joiBody, joiParams } from '../../http/validate.ts';
-import { omAutomations } from '../../search/fields.ts';
-import type { SearchQuery } from '../../store/types.ts';
+import { defineRoute, joiBody, joiParams } from '../../../../kernel/index.ts';
+import type { AnyRoute, RouteDef, SearchQuery } from '../../../../kernel/index.ts';
+import { omAutomations } from '../../store/doc-types.ts';
 import { OM } from '../search-routes.ts';
 import { migrateCatalogAutomation } from './migrate.ts';
 import type { MigrateDeps } from './migrate.ts';

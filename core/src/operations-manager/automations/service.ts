@@ -4,12 +4,8 @@
  * are revision-checked replaces; names are unique (the store's index decides).
  */
 import type { Caller } from '../../auth/caller.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
-import type { ErrorDetail } from '../../errors.ts';
-import { joiBody } from '../../http/validate.ts';
-import { newObjectId } from '../../store/ids.ts';
-import { DuplicateKeyError } from '../../store/types.ts';
-import type { Doc, DocCollection, Store } from '../../store/types.ts';
+import { ConflictError, DuplicateKeyError, joiBody, newObjectId, NotFoundError, ValidationError } from '../../../../kernel/index.ts';
+import type { Doc, DocCollection, ErrorDetail, Store } from '../../../../kernel/index.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 import { settable } from '../triggers/model.ts';
 import type { TriggerDoc } from '../triggers/model.ts';

@@ -5,10 +5,8 @@
  * type the caller meant.
  */
 import Joi from 'joi';
-import { ValidationError } from '../../errors.ts';
-import type { Validator } from '../../http/route.ts';
-import { joiBody } from '../../http/validate.ts';
-import { schemaProblems, summary } from '../../json-schema/index.ts';
+import { joiBody, schemaProblems, summary, ValidationError } from '../../../../kernel/index.ts';
+import type { Validator } from '../../../../kernel/index.ts';
 import { objectId } from '../automations/model.ts';
 
 export const TRIGGER_TYPES = ['endpoint', 'manual', 'schedule'] as const;

@@ -4,11 +4,9 @@
  * automation. All answer the operations-manager envelope.
  */
 import Joi from 'joi';
-import { defineRoute } from '../../http/route.ts';
-import type { AnyRoute, RouteDef } from '../../http/route.ts';
-import { joiBody, joiParams } from '../../http/validate.ts';
-import { triggers as triggerType } from '../../search/fields.ts';
-import type { SearchQuery } from '../../store/types.ts';
+import { defineRoute, joiBody, joiParams } from '../../../../kernel/index.ts';
+import type { AnyRoute, RouteDef, SearchQuery } from '../../../../kernel/index.ts';
+import { triggers as triggerType } from '../../store/doc-types.ts';
 import { objectId } from '../automations/model.ts';
 import { envelope, listEnvelope, omListQuery, READ_ROLES, view, WRITE_ROLES } from '../automations/om-list.ts';
 import { OM } from '../search-routes.ts';

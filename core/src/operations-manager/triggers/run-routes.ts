@@ -6,11 +6,8 @@
  * ones 400.
  */
 import Joi from 'joi';
-import { BadRequestError, NotFoundError, ValidationError } from '../../errors.ts';
-import { defineRoute } from '../../http/route.ts';
-import { checkData, summary } from '../../json-schema/index.ts';
-import type { AnyRoute, Validator } from '../../http/route.ts';
-import { joiBody, joiParams } from '../../http/validate.ts';
+import { BadRequestError, checkData, defineRoute, joiBody, joiParams, NotFoundError, summary, ValidationError } from '../../../../kernel/index.ts';
+import type { AnyRoute, Validator } from '../../../../kernel/index.ts';
 import { objectId } from '../automations/model.ts';
 import { envelope, WRITE_ROLES } from '../automations/om-list.ts';
 import { OM } from '../search-routes.ts';

@@ -4,11 +4,10 @@
  * process runs it. This file only says which triggers are eligible, whether
  * a due one starts its automation (missed-run policy) and when it runs next.
  */
-import type { Logger } from '../../logger.ts';
+import { and } from '../../../../kernel/index.ts';
+import type { Doc, Logger, Store } from '../../../../kernel/index.ts';
+import { triggers as triggerType } from '../../store/doc-types.ts';
 import { Scheduler } from '../../scheduler/scheduler.ts';
-import { and } from '../../search/conditions.ts';
-import { triggers as triggerType } from '../../search/fields.ts';
-import type { Doc, Store } from '../../store/types.ts';
 import type { MissedRuns, TriggerDoc } from './model.ts';
 import type { AutomationRunner } from './run.ts';
 import { decide } from './schedule.ts';

@@ -4,13 +4,9 @@
  * the scheduler (or another process) wrote since it was read.
  */
 import type { Caller } from '../../auth/caller.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.ts';
-import type { ErrorDetail } from '../../errors.ts';
-import type { Condition } from '../../search/conditions.ts';
-import { triggers as triggerType } from '../../search/fields.ts';
-import { newObjectId } from '../../store/ids.ts';
-import { DuplicateKeyError } from '../../store/types.ts';
-import type { DocCollection, Store } from '../../store/types.ts';
+import { ConflictError, DuplicateKeyError, newObjectId, NotFoundError, ValidationError } from '../../../../kernel/index.ts';
+import type { Condition, DocCollection, ErrorDetail, Store } from '../../../../kernel/index.ts';
+import { triggers as triggerType } from '../../store/doc-types.ts';
 import { BOOKKEEPING, readPatch, readTrigger } from './model.ts';
 import type { TriggerDoc, TriggerInput } from './model.ts';
 import { plannedRun } from './schedule.ts';

@@ -7,7 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLogger } from '../../../../core/src/logger.ts';
+import { createLogger } from '../../../../kernel/logger.ts';
 import { createOmAutomations } from '../../../../core/src/operations-manager/automations/index.ts';
 import { decide, plannedRun, windowFrom } from '../../../../core/src/operations-manager/triggers/schedule.ts';
 import type { Scheduler } from '../../../../core/src/scheduler/scheduler.ts';

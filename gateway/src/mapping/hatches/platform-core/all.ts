@@ -11,7 +11,7 @@
 import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
-import { argsOf, isObject, PAGE, send, text } from './common.ts';
+import { argsOf, isObject, send, text } from './common.ts';
 
 const HATCH = 'pcAll';
 
@@ -55,8 +55,8 @@ export const pcAll: Hatch = async (raw, _scope, api) => {
   const pick = picker(args['pick']);
   const one = args['one'];
   const kept: unknown[] = [];
-  for (let skip = 0; ; skip += PAGE) {
-    const { body } = await send(api.call, { method: 'GET', path, query: { ...query, limit: String(PAGE), skip: String(skip) } });
+  for (let skip = 0; ; skip += api.maxLimit) {
+    const { body } = await send(api.call, { method: 'GET', path, query: { ...query, limit: String(api.maxLimit), skip: String(skip) } });
     const page = isObject(body) && Array.isArray(body['results']) ? body['results'] : [];
     const total = isObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
     kept.push(...page.filter((item: unknown) => matches.every(([p, test]) => test(at(item, p)))));

@@ -3,14 +3,10 @@
  * entries give them, and calling the authorization API so that a refusal
  * of the core becomes the legacy failure with the core's own message.
  */
-import { MAX_LIMIT } from '../../../../../core/src/http/list-query.ts';
 import { LegacyFailure } from '../../run.ts';
-import type { CallCore, CoreCall } from '../../run.ts';
+import type { CallCore, CoreCall, HatchApi } from '../../run.ts';
 
 export type Obj = Record<string, unknown>;
-
-/** The largest page the core's list routes give. */
-export const PAGE = MAX_LIMIT;
 
 export type Kind = 'accounts' | 'groups' | 'roles';
 const KINDS: readonly Kind[] = ['accounts', 'groups', 'roles'];
@@ -61,14 +57,15 @@ export function dataOf(body: unknown): unknown {
 
 /**
  * A list read with a legacy page: `limit` null (none, MongoDB's 0) or above
- * the list's largest page is read page by page, so it is never refused or cut.
+ * the list's largest page (`api.maxLimit`, the config's `search.maxLimit`, which
+ * the core's lists read too) is read page by page, so it is never refused or cut.
  */
-export async function listPages(call: CallCore, path: string, query: Record<string, string>, skip: number, limit: number | null): Promise<{ results: unknown[]; total: number }> {
+export async function listPages(api: HatchApi, path: string, query: Record<string, string>, skip: number, limit: number | null): Promise<{ results: unknown[]; total: number }> {
   const results: unknown[] = [];
   let total = 0;
   for (let at = skip; ; ) {
-    const want = limit === null ? PAGE : Math.min(PAGE, limit - results.length);
-    const { body } = await send(call, { method: 'GET', path, query: { ...query, skip: String(at), limit: String(want) } });
+    const want = limit === null ? api.maxLimit : Math.min(api.maxLimit, limit - results.length);
+    const { body } = await send(api.call, { method: 'GET', path, query: { ...query, skip: String(at), limit: String(want) } });
     const page = isObject(body) && Array.isArray(body['results']) ? body['results'] : [];
     total = isObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
     results.push(...page);

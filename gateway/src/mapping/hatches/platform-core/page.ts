@@ -26,7 +26,7 @@ export const pcPage: Hatch = async (raw, _scope, api) => {
     const { body } = await send(api.call, { method: 'GET', path, query });
     return { status: 200, body };
   }
-  return { status: 200, body: await listPages(api.call, path, rest, readSkip(givenSkip), readLimit(givenLimit)) };
+  return { status: 200, body: await listPages(api, path, rest, readSkip(givenSkip), readLimit(givenLimit)) };
 };
 
 export const pcPageHatch: HatchRecord = {

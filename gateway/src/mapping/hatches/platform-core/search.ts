@@ -67,7 +67,7 @@ export const pcSearch: Hatch = async (raw, _scope, api) => {
     query[`${op}Field`] = field;
   }
   // MongoDB's skip and limit: no limit (or 0) is every match, past the list's largest page too.
-  const { results, total } = await listPages(api.call, path, query, readSkip(options['skip']), readLimit(options['limit']));
+  const { results, total } = await listPages(api, path, query, readSkip(options['skip']), readLimit(options['limit']));
   return { status: 200, body: { results: results.map((r) => project(r, projection)), total } };
 };
 

@@ -1,0 +1,82 @@
+/**
+ * Routes are records. Each declares the method name and provenance it is
+ * known by (what roles grant), the roles that may call it, the surface whose
+ * response shape it answers in, and a validator for every input it reads. A
+ * route that reads an input it did not declare cannot: undeclared query
+ * parameters and bodies are refused before the handler runs.
+ */
+import type { Schema } from 'joi';
+import type { Context } from 'koa';
+import type { Caller } from './caller.ts';
+import type { Logger } from '../logger.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The response shape family a route answers in (errors included). */
+export type Surface = 'operations-manager' | 'plain' | 'oauth';
+
+/** What a validator checks, for the interface's description (core/src/openapi/). */
+export type InputSchema = { readonly joi: Schema } | { readonly jsonSchema: Readonly<Record<string, unknown>> };
+
+/** Turns raw input into a typed value or throws a ValidationError naming what was wrong. */
+export interface Validator<Raw, Out> {
+  validate(raw: Raw): Out;
+  /** The schema it checks, when it has one; validators without one are described loosely. */
+  readonly schema?: InputSchema;
+}
+
+export interface RouteInput<P, Q, B> {
+  readonly params: P;
+  readonly query: Q;
+  readonly body: B;
+}
+
+export interface RouteContext {
+  readonly requestId: string;
+  /** Who is calling; null only on public routes. */
+  readonly caller: Caller | null;
+  readonly logger: Logger;
+  readonly koa: Context;
+}
+
+export type RouteResult =
+  | { readonly status?: number; readonly body: unknown }
+  /** A body already serialised as JSON text, sent as is. */
+  | { readonly status?: number; readonly json: string };
+
+export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, B = undefined> {
+  readonly method: HttpMethod;
+  /** Path under the app root, in @koa/router syntax (`/jobs/:id`). */
+  readonly path: string;
+  /** Method name as the authorization module lists it, e.g. `getJobs`. */
+  readonly name: string;
+  /** Application the method belongs to, e.g. `OperationsManager`. */
+  readonly provenance: string;
+  /**
+   * Role names (of the provenance) whose built-in roles allow it; `admin` of
+   * the provenance always does. `authenticated`: any caller with valid
+   * credentials (login-session routes). `public`: no credentials at all
+   * (liveness, login).
+   */
+  readonly roles: readonly string[] | 'authenticated' | 'public';
+  readonly surface: Surface;
+  readonly description: string;
+  readonly input: {
+    readonly params?: Validator<Record<string, string>, P>;
+    /** Receives the raw query string, so search parsing sees `%2C` as written. */
+    readonly query?: Validator<string, Q>;
+    readonly body?: Validator<unknown, B>;
+  };
+  handle(input: RouteInput<P, Q, B>, ctx: RouteContext): Promise<RouteResult>;
+}
+
+/**
+ * Erases the input types so routes of different shapes can sit in one table.
+ * `any` is deliberate: each route's handler is checked against its own
+ * validators where it is defined; the table only needs the common fields.
+ */
+export type AnyRoute = RouteDef<any, any, any>;
+
+export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(route: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  return route;
+}

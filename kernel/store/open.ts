@@ -1,0 +1,22 @@
+/**
+ * Chooses the store from the config: MongoDB when `mongoUrl` is set,
+ * otherwise the embedded SQLite file under `dataDir`.
+ */
+import type { CollectionSpec } from './collections.ts';
+import type { Store } from './types.ts';
+import { SqliteStore } from './sqlite/store.ts';
+
+export interface StoreConfig {
+  readonly dataDir: string;
+  readonly mongoUrl: string | null;
+  readonly search: { readonly countCacheEntries: number };
+}
+
+/** `collections`: the ones the calling service keeps; the store builds and reaches only these. */
+export async function openStore(config: StoreConfig, collections: readonly CollectionSpec[]): Promise<Store> {
+  if (config.mongoUrl) {
+    const { MongoStore } = await import('./mongo/store.ts');
+    return MongoStore.connect(config.mongoUrl, collections);
+  }
+  return SqliteStore.open({ dataDir: config.dataDir, countCacheEntries: config.search.countCacheEntries, collections });
+}

@@ -1,0 +1,268 @@
+/**
+ * One collection of the embedded store. Reads of a page and its total run in
+ * one read transaction, so both come from the same snapshot.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import { StoreFullError, StoreUnavailableError } from '../../errors.ts';
+import type { Condition } from '../../search/conditions.ts';
+import type { CollectionSpec } from '../collections.ts';
+import { checkDocumentSize } from '../limits.ts';
+import { DuplicateKeyError } from '../types.ts';
+import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
+import { splitText } from '../../search/conditions.ts';
+import { jsonPath, quoteIdent } from './columns.ts';
+import { CountCache } from './count-cache.ts';
+import { CountedTotals } from './counted-totals.ts';
+import { compareIndexes } from './index-status.ts';
+import { SqlCompiler } from './compile.ts';
+import { createIndex, dropIndex } from './schema.ts';
+
+const STATEMENT_CACHE = 256;
+
+/**
+ * SQLite's own errors as the error family's: a write that found no room
+ * (ENOSPC) is STORE_FULL; the file still locked by another process after the
+ * busy timeout is STORE_UNAVAILABLE (a 503 worth retrying); anything else
+ * unchanged.
+ */
+export function storeError(err: unknown): unknown {
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (code === 'SQLITE_FULL') return new StoreFullError(err);
+  if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') return new StoreUnavailableError('The store is busy with another process; try again', err);
+  return err;
+}
+
+export class SqliteCollection implements DocCollection {
+  readonly name: string;
+  private readonly table: string;
+  private readonly compiler: SqlCompiler;
+  private readonly statements = new Map<string, Statement>();
+  private readonly counts: CountCache;
+  private readonly counted: CountedTotals;
+
+  constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number) {
+    this.name = spec.name;
+    this.counts = new CountCache(db, countCacheEntries);
+    this.table = quoteIdent(spec.name);
+    this.compiler = new SqlCompiler(spec.name);
+    this.counted = new CountedTotals(db, spec.name, this.compiler, this.table);
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      if (this.statements.size >= STATEMENT_CACHE) this.statements.delete(this.statements.keys().next().value!);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  private idOf(doc: Doc): string {
+    const id = doc['_id'];
+    if (typeof id !== 'string' || id.length === 0) throw new TypeError(`${this.name}: documents need a string _id`);
+    return id;
+  }
+
+  /** The document as stored JSON, refused when MongoDB could not hold it either. */
+  private json(doc: Doc): string {
+    const json = JSON.stringify(doc);
+    checkDocumentSize(this.name, doc, json.length);
+    return json;
+  }
+
+  private rethrow(err: unknown): never {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+      const detail = String((err as Error).message);
+      throw new DuplicateKeyError(this.name, detail.includes('.id') ? '_id' : 'unique key');
+    }
+    throw storeError(err);
+  }
+
+  /** Store.increment's writes; the caller runs them in one write transaction. */
+  incrementSync(id: string, expiresAt: number, now: number): number {
+    this.counts.clear();
+    const expiry = `json_extract(doc, '$.expiresAt')`;
+    try {
+      this.stmt(`DELETE FROM ${this.table} WHERE ${expiry} <= ?`).run(now);
+      const row = this.stmt(
+        `INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?)) ON CONFLICT(id) DO UPDATE SET doc = jsonb_set(doc, '$.count', json_extract(doc, '$.count') + 1) RETURNING json_extract(doc, '$.count') AS count`,
+      ).get(id, JSON.stringify({ _id: id, count: 1, expiresAt })) as { count: number };
+      return row.count;
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  async insertOne(doc: Doc): Promise<void> {
+    this.insertSync(doc);
+  }
+
+  /** The synchronous writes also serve the store's batches, which run inside one transaction. */
+  insertSync(doc: Doc): void {
+    this.counts.clear();
+    try {
+      this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), this.json(doc));
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  async insertMany(docs: readonly Doc[]): Promise<void> {
+    this.counts.clear();
+    const insert = this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`);
+    try {
+      this.db.transaction(() => {
+        for (const doc of docs) insert.run(this.idOf(doc), this.json(doc));
+      }).immediate();
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  async findById(id: string): Promise<Doc | null> {
+    const row = this.stmt(`SELECT json(doc) AS doc FROM ${this.table} WHERE id = ?`).get(id) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as Doc) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<Doc[]> {
+    if (ids.length === 0) return [];
+    const rows = this.stmt(`SELECT json(doc) AS doc FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as Array<{ doc: string }>;
+    return rows.map((r) => JSON.parse(r.doc) as Doc);
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const page = this.page(query, [], (doc) => JSON.parse(doc) as Doc);
+    return { docs: page.docs, total: page.total };
+  }
+
+  async findIds(where: Condition | null, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const w = this.compiler.where(where);
+    const rows = this.stmt(`SELECT t.id AS id FROM ${this.table} AS t WHERE ${w.sql} LIMIT ?`).all(...w.params, limit) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
+  async searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
+    const page = this.page(query, hide, (doc) => doc);
+    return { json: page.docs, total: page.total };
+  }
+
+  /**
+   * One page and its total, read in one transaction so both come from the
+   * same snapshot. Documents come back as JSON text, with `hide` removed in
+   * SQL, and are turned into what the caller wants by `read`.
+   */
+  private page<T>(query: SearchQuery, hide: readonly string[], read: (json: string) => T): { docs: T[]; total: number } {
+    return this.db.transaction(() => {
+      const total = this.countNow(query.where);
+      if (query.limit === 0 || query.skip >= total) return { docs: [], total };
+      // CASE: with common text matches, walk the sort index and test membership
+      // (cost ~ rows walked) instead of fetching and sorting every match (cost ~ matches).
+      const textAsFilter = splitText(query.where).text !== null && this.preferIndexWalk(total, query.skip + query.limit);
+      const where = this.compiler.where(query.where, { textAsFilter });
+      const order = this.compiler.orderBy(query.sort);
+      const pageSql = `SELECT t.seq AS seq FROM ${this.table} AS t WHERE ${where.sql}${order ? ` ORDER BY ${order}` : ''} LIMIT ? OFFSET ?`;
+      const seqs = (this.stmt(pageSql).all(...where.params, query.limit, query.skip) as Array<{ seq: number }>).map((r) => r.seq);
+      const hidden = hide.map(() => ', ?').join('');
+      const docsSql = `SELECT seq, json(${hide.length > 0 ? `json_remove(doc${hidden})` : 'doc'}) AS doc FROM ${this.table} WHERE seq IN (SELECT value FROM json_each(?))`;
+      const rows = this.stmt(docsSql).all(...hide.map(jsonPath), JSON.stringify(seqs)) as Array<{ seq: number; doc: string }>;
+      const bySeq = new Map(rows.map((r) => [r.seq, r.doc]));
+      return { docs: seqs.map((s) => read(bySeq.get(s)!)), total };
+    })();
+  }
+
+  /** Estimated from the row counter; only used to choose a plan. */
+  private preferIndexWalk(matches: number, wanted: number): boolean {
+    const rows = this.countNow(null);
+    // Walking an index entry costs about a fortieth of fetching a row.
+    return matches > 0 && (wanted * rows) / matches / 40 < matches;
+  }
+
+  private countNow(where: Condition | null): number {
+    if (where === null) return (this.stmt(`SELECT n FROM _row_counts WHERE collection = ?`).get(this.name) as { n: number }).n;
+    const counted = this.counted.count(where);
+    if (counted !== null) return counted;
+    const textOnly = this.compiler.textOnlyCount(where);
+    const w = textOnly ?? this.compiler.where(where);
+    const sql = textOnly ? textOnly.sql : `SELECT count(*) AS n FROM ${this.table} AS t WHERE ${w.sql}`;
+    return this.counts.get(sql, w.params, () => (this.stmt(sql).get(...w.params) as { n: number }).n);
+  }
+
+  /** The total from the value counters, or null when the query's shape is not covered (for tests and metrics). */
+  countedTotal(where: Condition | null): number | null {
+    return this.db.transaction(() => this.counted.count(where))();
+  }
+
+  async count(where: Condition | null): Promise<number> {
+    return this.countNow(where);
+  }
+
+  async replaceOne(doc: Doc): Promise<boolean> {
+    return this.replaceSync(doc);
+  }
+
+  replaceSync(doc: Doc): boolean {
+    this.counts.clear();
+    try {
+      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ?`).run(this.json(doc), this.idOf(doc)).changes === 1;
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  async replaceIfRev(doc: Doc, expectedRev: number | null): Promise<boolean> {
+    return this.replaceIfRevSync(doc, expectedRev);
+  }
+
+  replaceIfRevSync(doc: Doc, expectedRev: number | null): boolean {
+    this.counts.clear();
+    try {
+      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(this.json(doc), this.idOf(doc), expectedRev).changes === 1;
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  /** Top-level fields set in place on every document `where` selects; answers how many. */
+  setFieldsSync(where: Condition, fields: Readonly<Record<string, unknown>>): number {
+    const entries = Object.entries(fields);
+    if (entries.length === 0) return 0;
+    this.counts.clear();
+    const w = this.compiler.where(where);
+    const sets = entries.map(() => ', ?, jsonb(?)').join('');
+    try {
+      return this.stmt(`UPDATE ${this.table} AS t SET doc = jsonb_set(doc${sets}) WHERE ${w.sql}`).run(...entries.flatMap(([k, v]) => [jsonPath(k), JSON.stringify(v)]), ...w.params).changes;
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  async deleteOne(id: string): Promise<boolean> {
+    return this.deleteSync(id);
+  }
+
+  deleteSync(id: string): boolean {
+    this.counts.clear();
+    try {
+      return this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;
+    } catch (err) {
+      this.rethrow(err);
+    }
+  }
+
+  async indexStatus(): Promise<IndexStatus> {
+    return compareIndexes(this.db, this.spec).status;
+  }
+
+  async buildIndexes(): Promise<IndexStatus> {
+    const { toCreate, toDrop } = compareIndexes(this.db, this.spec);
+    this.db.transaction(() => {
+      for (const name of toDrop) dropIndex(this.db, name);
+      for (const ix of toCreate) createIndex(this.db, this.name, ix);
+    })();
+    this.statements.clear();
+    return compareIndexes(this.db, this.spec).status;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The embedded default store: one SQLite file under DATA_DIR, in WAL mode.
+ * synchronous=NORMAL keeps every committed transaction across a killed
+ * process (only a power cut can lose the last commits), at a fraction of the
+ * cost of an fsync per write.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { specIndex } from '../collections.ts';
+import type { CollectionSpec } from '../collections.ts';
+import type { Store, WriteOp } from '../types.ts';
+
+/** Rolls a batch back when a revision check fails. */
+class RevisionMoved extends Error {}
+import { SqliteCollection, storeError } from './collection.ts';
+import { backfillAll, ensureValueCounters } from './counters.ts';
+import { createIndex, createTable, ensureRowCounter } from './schema.ts';
+
+export interface SqliteStoreOptions {
+  /** The collections the service keeps (core/src/store/collections.ts, gateway/src/audit/collection.ts): only these are built. */
+  readonly collections: readonly CollectionSpec[];
+  /** Directory of the database file; `:memory:` for a throwaway store. */
+  readonly dataDir: string;
+  readonly fileName?: string;
+  /** Search totals kept per collection until the next write; 0 turns the cache off. */
+  readonly countCacheEntries?: number;
+  /**
+   * False when another connection (the gateway's audit writer thread) makes
+   * the WAL checkpoints: this one then never runs one at a commit.
+   */
+  readonly autoCheckpoint?: boolean;
+  /** Rows counted per transaction when value counters are back-filled at open (an upgraded store). */
+  readonly backfillBatchRows?: number;
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  private readonly collections = new Map<string, SqliteCollection>();
+
+  private constructor(private readonly db: Database.Database, specs: readonly CollectionSpec[], countCacheEntries: number) {
+    for (const spec of specs) this.collections.set(spec.name, new SqliteCollection(db, spec, countCacheEntries));
+  }
+
+  static open(options: SqliteStoreOptions): SqliteStore {
+    const specs = [...specIndex(options.collections).values()];
+    let file = ':memory:';
+    if (options.dataDir !== ':memory:') {
+      mkdirSync(options.dataDir, { recursive: true });
+      file = join(options.dataDir, options.fileName ?? 'iap.sqlite');
+    }
+    const db = new Database(file);
+    // First, so that even switching to WAL waits for a second process opening the same new file.
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -65536');
+    db.pragma('temp_store = MEMORY');
+    if (options.autoCheckpoint === false) db.pragma('wal_autocheckpoint = 0');
+    // A new table gets its declared indexes at once; an existing one keeps what
+    // it has, and POST /indexes/:collection builds what is missing. IMMEDIATE:
+    // two processes creating the schema of a new file at once would otherwise
+    // both read it, and the second's upgrade to writing fails at once (SQLITE_BUSY).
+    db.transaction(() => {
+      for (const spec of specs) {
+        if (createTable(db, spec)) for (const ix of spec.indexes) createIndex(db, spec.name, ix);
+        ensureRowCounter(db, spec.name);
+        ensureValueCounters(db, spec.name);
+      }
+    }).immediate();
+    // Each batch is its own transaction, so another process can write between them.
+    backfillAll(db, specs.map((c) => c.name), options.backfillBatchRows ?? 20_000);
+    return new SqliteStore(db, specs, options.countCacheEntries ?? 1000);
+  }
+
+  async batch(ops: readonly WriteOp[]): Promise<boolean> {
+    // better-sqlite3 runs the callback synchronously; the collection methods
+    // are async only in signature, so their work is done before they return.
+    let applied = true;
+    const run = this.db.transaction(() => {
+      for (const w of ops) {
+        const c = this.collection(w.collection);
+        if (w.op === 'insert') c.insertSync(w.doc);
+        else if (w.op === 'replace') c.replaceSync(w.doc);
+        else if (w.op === 'setFields') c.setFieldsSync(w.where, w.fields);
+        else if (w.op === 'delete') c.deleteSync(w.id);
+        else if (!c.replaceIfRevSync(w.doc, w.expectedRev)) {
+          applied = false;
+          throw new RevisionMoved();
+        }
+      }
+    });
+    try {
+      // IMMEDIATE takes the write lock (waiting out the busy timeout) before the first statement, so a
+      // batch never has to upgrade a read snapshot another process has since moved past, which SQLite
+      // refuses at once, without waiting.
+      run.immediate();
+    } catch (err) {
+      if (err instanceof RevisionMoved) return false;
+      throw storeError(err);
+    }
+    return applied;
+  }
+
+  async increment(collection: string, id: string, expiresAt: number, now: number): Promise<number> {
+    try {
+      // IMMEDIATE: the write lock first, so two processes counting at once queue instead of failing.
+      return this.db.transaction(() => this.collection(collection).incrementSync(id, expiresAt, now)).immediate();
+    } catch (err) {
+      throw storeError(err);
+    }
+  }
+
+  collection(name: string): SqliteCollection {
+    const found = this.collections.get(name);
+    if (!found) throw new Error(`collection ${name} is not declared by this store (declared: ${[...this.collections.keys()].join(', ')})`);
+    return found;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The repository interface every store implements. Handlers and services see
+ * only this; whether documents live in SQLite or MongoDB is decided once, at
+ * start, from the config.
+ */
+import type { Condition, SortKey } from '../search/conditions.ts';
+import type { Doc } from '../search/projection.ts';
+
+export type { Doc };
+
+export interface SearchQuery {
+  readonly where: Condition | null;
+  readonly sort: readonly SortKey[];
+  readonly skip: number;
+  readonly limit: number;
+}
+
+export interface SearchResult {
+  readonly docs: Doc[];
+  /** Exact number of documents the same filter selects, independent of skip and limit. */
+  readonly total: number;
+}
+
+/** A page as JSON texts, for answers that pass documents through unchanged. */
+export interface JsonSearchResult {
+  readonly json: string[];
+  readonly total: number;
+}
+
+export interface IndexKeyPart {
+  readonly path: string;
+  readonly direction: 1 | -1 | 'text';
+}
+
+export interface IndexDescription {
+  readonly name: string;
+  readonly key: Record<string, 1 | -1 | 'text'>;
+  readonly unique?: boolean;
+}
+
+/** Shape of `GET /indexes/:collection/status`, as the real platform answers it. */
+export interface IndexStatus {
+  readonly missing: IndexDescription[];
+  readonly misnamed: IndexDescription[];
+  readonly external: IndexDescription[];
+  /** True when every declared index exists under its declared name. */
+  readonly indexed: boolean;
+}
+
+export interface DocCollection {
+  readonly name: string;
+  insertOne(doc: Doc): Promise<void>;
+  /** All or nothing: either every document is stored or none is. */
+  insertMany(docs: readonly Doc[]): Promise<void>;
+  findById(id: string): Promise<Doc | null>;
+  /** Documents with these ids, in no particular order; unknown ids are skipped. */
+  findByIds(ids: readonly string[]): Promise<Doc[]>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  /**
+   * The ids of at most `limit` documents `where` selects, in no particular
+   * order, without counting the rest: for background work that takes what
+   * is due a slice at a time, where a total would cost a scan per slice.
+   */
+  findIds(where: Condition | null, limit: number): Promise<string[]>;
+  /**
+   * The same page as `search`, each document as JSON text with the top-level
+   * properties in `hide` removed: lets a search answer without parsing and
+   * re-serialising documents it does not change.
+   */
+  searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult>;
+  count(where: Condition | null): Promise<number>;
+  /** Replaces the document with the same `_id`; false when there is none. */
+  replaceOne(doc: Doc): Promise<boolean>;
+  deleteOne(id: string): Promise<boolean>;
+  /**
+   * Replaces the document only while its `_rev` still equals `expectedRev`,
+   * so two writers (two requests, two processes) cannot both apply a change
+   * made from the same read. False when the document moved on or is gone.
+   */
+  replaceIfRev(doc: Doc, expectedRev: number | null): Promise<boolean>;
+  indexStatus(): Promise<IndexStatus>;
+  /** Creates the missing and misnamed declared indexes; answers the status after. */
+  buildIndexes(): Promise<IndexStatus>;
+}
+
+/** One write of a batch. */
+export type WriteOp =
+  | { readonly op: 'insert'; readonly collection: string; readonly doc: Doc }
+  | { readonly op: 'replace'; readonly collection: string; readonly doc: Doc }
+  | { readonly op: 'replaceIfRev'; readonly collection: string; readonly doc: Doc; readonly expectedRev: number | null }
+  /**
+   * Sets these top-level fields on every document `where` selects, leaving
+   * the rest of each as it is at commit time: for a change to documents
+   * another writer may rewrite meanwhile (a read-then-replace would undo it).
+   */
+  | { readonly op: 'setFields'; readonly collection: string; readonly where: Condition; readonly fields: Readonly<Record<string, unknown>> }
+  /** Removes the document with this `_id`, if there is one (the archiver's deletes: one commit for many). */
+  | { readonly op: 'delete'; readonly collection: string; readonly id: string };
+
+export interface Store {
+  readonly kind: 'sqlite' | 'mongodb';
+  collection(name: string): DocCollection;
+  /**
+   * Applies writes in order, all or nothing: one transaction on either store
+   * (MongoDB runs only on a replica set for this; docs/deployment.md). False,
+   * with nothing applied, when a `replaceIfRev` finds the revision moved on.
+   */
+  batch(ops: readonly WriteOp[]): Promise<boolean>;
+  /**
+   * Adds one to the `count` of the counter document `id` and answers the new
+   * count, atomically across every process sharing the store. A counter not
+   * there (or past its `expiresAt`, epoch ms) starts at 1 and expires at
+   * `expiresAt`. Counters of the collection past their expiry are dropped.
+   */
+  increment(collection: string, id: string, expiresAt: number, now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A write that would duplicate a unique key (an `_id` or a unique index). */
+export class DuplicateKeyError extends Error {
+  constructor(readonly collection: string, readonly key: string) {
+    super(`${collection}: a document with the same ${key} already exists`);
+  }
+}

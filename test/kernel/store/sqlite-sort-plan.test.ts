@@ -1,0 +1,57 @@
+/**
+ * How SQLite executes each sort of jobs and tasks, read from EXPLAIN QUERY
+ * PLAN of the page query the store runs: a sort the registry calls indexed
+ * walks an index and sorts nothing; any other sort goes through SQLite's
+ * sorter under the LIMIT, which keeps at most LIMIT + OFFSET rows (the window
+ * parse-search bounds by search.maxUnindexedSortWindow).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { jobs as jobType, tasks as taskType } from '../../../kernel/search/fields.ts';
+import { sortIsIndexed } from '../../../kernel/store/collections.ts';
+import { SqlCompiler } from '../../../kernel/store/sqlite/compile.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
+import { jobs, tasks } from '../../fixtures/search-data.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
+
+test('indexed sorts walk an index; the others use the bounded sorter, in both directions', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iap-sortplan-'));
+  try {
+    const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
+    await store.collection('jobs').insertMany(jobs);
+    await store.collection('tasks').insertMany(tasks);
+    await store.close();
+    const raw = new Database(join(dir, 'iap.sqlite'), { readonly: true });
+    try {
+      let indexed = 0;
+      for (const type of [jobType, taskType]) {
+        const compiler = new SqlCompiler(type.collection);
+        const id = type.fields.get('_id')!;
+        for (const field of type.fields.values()) {
+          if (!field.sortable) continue;
+          for (const direction of [1, -1] as const) {
+            const sort = field === id ? [{ field, direction }] : [{ field, direction }, { field: id, direction }];
+            const sql = `EXPLAIN QUERY PLAN SELECT t.seq AS seq FROM "${type.collection}" AS t WHERE 1 ORDER BY ${compiler.orderBy(sort)} LIMIT 100 OFFSET 0`;
+            const plan = (raw.prepare(sql).all() as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
+            if (sortIsIndexed(type, field.path)) {
+              indexed += 1;
+              assert.doesNotMatch(plan, /TEMP B-TREE/, `${type.name} ${field.path} ${direction}: ${plan}`);
+              assert.match(plan, /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|SCAN t USING/, `${type.name} ${field.path}: ${plan}`);
+            } else {
+              assert.match(plan, /USE TEMP B-TREE FOR (LAST TERM OF |RIGHT PART OF )?ORDER BY/, `${type.name} ${field.path} ${direction}: ${plan}`);
+            }
+          }
+        }
+      }
+      assert.ok(indexed >= 2 * 12, `expected the declared sort indexes to be used, saw ${indexed / 2}`);
+    } finally {
+      raw.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
