@@ -68,22 +68,6 @@ export interface Core {
   bootstrap(options?: { announce?: (text: string) => void }): Promise<void>;
 }
 
-function buildRoutes(deps: CoreDeps, auth: AuthService, engine: Engine): AnyRoute[] {
-  const routes: AnyRoute[] = [];
-  const jobControl = new JobControl(engine, deps.store);
-  const applications = (): string[] => [...new Set(routes.map((r) => r.provenance))].sort();
-  routes.push(
-    ...healthRoutes({ store: deps.store, release: deps.config.platform.release, version: pkg.version, startedAt: Date.now(), applications }),
-    ...loginRoutes(auth, () => methodCatalog(routes)),
-    ...searchRoutes(createSearchService(deps.store), deps.config.search),
-    ...controlRoutes(jobControl, new TaskControl(engine, deps.store, jobControl), deps.config.platform.release),
-    ...indexRoutes(deps.store),
-    ...workflowRoutes(deps.store),
-    ...authorizationRoutes({ store: deps.store, auth, release: deps.config.platform.release, logger: deps.logger, methods: () => methodCatalog(routes), views: () => viewCatalog(routes) }),
-  );
-  return routes;
-}
-
 export function createCoreApp(deps: CoreDeps): Core {
   const auth = new AuthService(deps.store, deps.config.auth, deps.logger);
   const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createCoreMetrics(deps.store) : null;
@@ -101,22 +85,32 @@ export function createCoreApp(deps: CoreDeps): Core {
     services: { relay: orchestrator.relay.call, runTransformation: transformations.run },
     ...(metrics ? { observer: metrics.engine } : {}),
   });
-  const routes = buildRoutes(deps, auth, engine);
-  // Pushed onto the same array so the method and view catalogs built from it include them.
-  routes.push(...gatewayManagerRoutes(gateways), ...orchestrator.routes);
-  routes.push(...transformationRoutes(transformations));
+  const jobControl = new JobControl(engine, deps.store);
   const automationCatalog = createAutomationCatalog({ ...deps, workflows: createWorkflowLookup(deps.store), startJob: (name, options, initiator) => engine.startJob(name, options, initiator), pollMs: deps.config.scheduler.pollMs });
-  routes.push(...automationCatalog.routes);
   const omAutomations = createOmAutomations({ ...deps, engine, pollMs: deps.config.scheduler.pollMs });
-  routes.push(...omAutomations.routes);
-  routes.push(...serviceCatalogRoutes({ ...deps, engine, relay: orchestrator.relay, methods: () => methodCatalog(routes) }));
   const profiles = createProfiles({ store: deps.store, logger: deps.logger, release: deps.config.platform.release });
-  routes.push(...profiles.routes);
-  if (metrics) {
-    routes.push(...metricsRoutes(metrics.registry));
-    automationCatalog.scheduler.onRun = omAutomations.scheduler.onRun = metrics.schedulerRun;
-  }
-  routes.push(...openApiRoutes(() => coreDocument(routes, pkg.version, deps.config.platform.release)));
+  if (metrics) automationCatalog.scheduler.onRun = omAutomations.scheduler.onRun = metrics.schedulerRun;
+  // Every route, in matching order, in this one table. The catalogs (applications, methods, views,
+  // the interface document) read it when asked, so they always list every route.
+  const applications = (): string[] => [...new Set(routes.map((r) => r.provenance))].sort();
+  const routes: AnyRoute[] = [
+    ...healthRoutes({ store: deps.store, release: deps.config.platform.release, version: pkg.version, startedAt: Date.now(), applications }),
+    ...loginRoutes(auth, () => methodCatalog(routes)),
+    ...searchRoutes(createSearchService(deps.store), deps.config.search),
+    ...controlRoutes(jobControl, new TaskControl(engine, deps.store, jobControl), deps.config.platform.release),
+    ...indexRoutes(deps.store),
+    ...workflowRoutes(deps.store),
+    ...authorizationRoutes({ store: deps.store, auth, release: deps.config.platform.release, logger: deps.logger, methods: () => methodCatalog(routes), views: () => viewCatalog(routes) }),
+    ...gatewayManagerRoutes(gateways),
+    ...orchestrator.routes,
+    ...transformationRoutes(transformations),
+    ...automationCatalog.routes,
+    ...omAutomations.routes,
+    ...serviceCatalogRoutes({ ...deps, engine, relay: orchestrator.relay, methods: () => methodCatalog(routes) }),
+    ...profiles.routes,
+    ...(metrics ? metricsRoutes(metrics.registry) : []),
+    ...openApiRoutes(() => coreDocument(routes, pkg.version, deps.config.platform.release)),
+  ];
   const app = new Koa();
   app.proxy = false;
   // Errors are rendered by errorHandler; this only stops Koa printing them twice.

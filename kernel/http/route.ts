@@ -77,6 +77,24 @@ export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, 
  */
 export type AnyRoute = RouteDef<any, any, any>;
 
-export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(route: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
-  return route;
+/** What a module fixes once for all its routes: whose methods they are and the shape they answer in. */
+export interface RouteOwner {
+  readonly provenance: string;
+  readonly surface: Surface;
+}
+
+/** A route record without the fields its module's helper fills in. */
+export type OwnedRoute<P, Q, B> = Omit<RouteDef<P, Q, B>, keyof RouteOwner>;
+
+/**
+ * Makes a module's route helper: `const route = routeHelper({ provenance: 'Jst', surface: 'plain' })`,
+ * then `route<P, Q, B>({ method, path, name, roles, ... })`. The type
+ * parameters tie each handler to its own validators; the owner's fields are
+ * written once per module, so no route can drift to another provenance by a
+ * copy-paste.
+ */
+export function routeHelper(owner: RouteOwner) {
+  return function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(def: OwnedRoute<P, Q, B>): RouteDef<P, Q, B> {
+    return { ...def, provenance: owner.provenance, surface: owner.surface };
+  };
 }

@@ -4,20 +4,19 @@
  * (every administrator, through the `admins` group).
  */
 import type { Registry } from 'prom-client';
-import { defineRoute } from '../http/route.ts';
+import { routeHelper } from '../http/route.ts';
 import type { AnyRoute } from '../http/route.ts';
 
 export const METRICS_PROVENANCE = 'Metrics';
+const route = routeHelper({ provenance: METRICS_PROVENANCE, surface: 'plain' });
 
 export function metricsRoutes(registry: Registry): AnyRoute[] {
   return [
-    defineRoute({
+    route({
       method: 'GET',
       path: '/metrics',
       name: 'getMetrics',
-      provenance: METRICS_PROVENANCE,
       roles: ['read'],
-      surface: 'plain',
       description: 'The Prometheus metrics of this core, in the text exposition format',
       input: {},
       async handle(_input, ctx) {

@@ -12,9 +12,11 @@
  * disabled adapter serves nothing, so it is left out. Every known broker is
  * listed, with an empty array when nothing serves it.
  */
-import { defineRoute } from '../../../kernel/index.ts';
+import { routeHelper } from '../../../kernel/index.ts';
 import type { AnyRoute } from '../../../kernel/index.ts';
 import type { Adapter, AdapterRegistry } from './registry.ts';
+
+const route = routeHelper({ provenance: 'Adapters', surface: 'plain' });
 
 /** The brokers this platform knows, in the order they are answered. */
 export const BROKERS = ['aaa', 'config', 'device'] as const;
@@ -40,13 +42,11 @@ export function brokerMapping(adapters: readonly Adapter[]): Record<Broker, stri
 
 export function brokerMappingRoutes(registry: AdapterRegistry): AnyRoute[] {
   return [
-    defineRoute({
+    route({
       method: 'GET',
       path: '/adapters/brokers/mapping',
       name: 'getBrokerMap',
-      provenance: 'Adapters',
       roles: ['admin', 'apiread', 'support'],
-      surface: 'plain',
       description: 'Which adapter instances serve each broker: {"<broker>": ["<adapter name>", ...]}',
       input: {},
       async handle() {

@@ -4,8 +4,8 @@
  * 404 too) counts as reachable: the question is whether something is there.
  * Credentials, and user information in base URLs, are never shown.
  */
-import { defineRoute } from '../../../kernel/index.ts';
 import type { AnyRoute } from '../../../kernel/index.ts';
+import { healthRoute } from '../health/routes.ts';
 import type { OrchestratorClient } from '../relay/orchestrator.ts';
 import type { Adapter, AdapterRegistry } from './registry.ts';
 import { displayUrl } from './registry.ts';
@@ -40,13 +40,11 @@ async function check(client: OrchestratorClient, adapter: Adapter): Promise<Adap
 
 export function adapterHealthRoutes(deps: AdapterHealthDeps): AnyRoute[] {
   return [
-    defineRoute({
+    healthRoute({
       method: 'GET',
       path: '/health/adapters',
       name: 'getAdaptersHealth',
-      provenance: 'Health',
       roles: 'authenticated',
-      surface: 'plain',
       description: 'The adapter instances, their state and whether their orchestrator or gateway answers',
       input: {},
       async handle() {

@@ -3,11 +3,15 @@
  * `POST /oauth/token` and `GET /whoami`.
  */
 import Joi from 'joi';
-import { defineRoute, joiBody } from '../../../kernel/index.ts';
+import { joiBody, routeHelper } from '../../../kernel/index.ts';
 import type { AnyRoute } from '../../../kernel/index.ts';
 import type { MethodInfo } from './roles.ts';
 import type { AuthService } from './service.ts';
 import { whoami } from './whoami.ts';
+
+const route = routeHelper({ provenance: 'Authentication', surface: 'plain' });
+/** The token endpoint answers and fails as RFC 6749 says, not in the plain shape. */
+const oauthRoute = routeHelper({ provenance: 'Authentication', surface: 'oauth' });
 
 interface Credentials {
   username: string;
@@ -29,13 +33,11 @@ const tokenBody = Joi.object({
 
 export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): AnyRoute[] {
   const login = (path: string) =>
-    defineRoute<Record<string, never>, Record<string, never>, Credentials | { user: Credentials }>({
+    route<Record<string, never>, Record<string, never>, Credentials | { user: Credentials }>({
       method: 'POST',
       path,
       name: 'login',
-      provenance: 'Authentication',
       roles: 'public',
-      surface: 'plain',
       description: 'Log in with a username and password; answers the token as a JSON string and sets the token cookie',
       input: { body: joiBody(loginBody) },
       async handle({ body }, ctx) {
@@ -48,13 +50,11 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
 
   return [
     login('/login'),
-    defineRoute({
+    route({
       method: 'POST',
       path: '/logout',
       name: 'logout',
-      provenance: 'Authentication',
       roles: 'authenticated',
-      surface: 'plain',
       description: 'End the session of the token used',
       input: {},
       async handle(_input, ctx) {
@@ -63,13 +63,11 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
         return { body: { message: 'Logged out' } };
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, { client_id?: string; client_secret?: string }>({
+    oauthRoute<Record<string, never>, Record<string, never>, { client_id?: string; client_secret?: string }>({
       method: 'POST',
       path: '/oauth/token',
       name: 'getToken',
-      provenance: 'Authentication',
       roles: 'public',
-      surface: 'oauth',
       description: 'OAuth client credentials: a service account trades its client id and secret for a bearer token',
       input: { body: joiBody(tokenBody) },
       async handle({ body }, ctx) {
@@ -82,13 +80,11 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
         return { body: await auth.clientToken(clientId, secret, ctx.koa.ip) };
       },
     }),
-    defineRoute({
+    route({
       method: 'GET',
       path: '/whoami',
       name: 'whoami',
-      provenance: 'Authentication',
       roles: 'authenticated',
-      surface: 'plain',
       description: 'The caller: account, groups, allowed views, methods and roles',
       input: {},
       async handle(_input, ctx) {

@@ -5,11 +5,11 @@
  * account ends its sessions at once, not at their next idle timeout.
  */
 import Joi from 'joi';
-import { defineRoute, joiBody, joiParams, NotFoundError } from '../../../kernel/index.ts';
+import { joiBody, joiParams, NotFoundError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, SearchQuery, Store } from '../../../kernel/index.ts';
 import { accounts as accountType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
-import { nowIso, ok, PROVENANCE, READ_ROLES, unwrap, withoutSecrets, WRITE_ROLES } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, unwrap, withoutSecrets } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { listPage, listQuery } from '../http/list-query.ts';
 import { endSessions } from './references.ts';
@@ -44,39 +44,33 @@ export async function findAccountById(store: Store, id: string): Promise<Doc> {
 export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
   return [
-    defineRoute<Record<string, never>, SearchQuery, undefined>({
+    authorizationRoute<Record<string, never>, SearchQuery, undefined>({
       method: 'GET',
       path: '/authorization/accounts',
       name: 'getAccounts',
-      provenance: PROVENANCE,
-      roles: READ_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_READ_ROLES,
       description: 'List accounts with paging, sorting and filters (memberOf=<groupId> lists the direct members of a group)',
       input: { query: listQuery(accountType, { memberOf: true, inactive: true }) },
       async handle({ query }) {
         return listPage(store.collection('accounts'), query, withoutSecrets);
       },
     }),
-    defineRoute<AccountParams, Record<string, never>, undefined>({
+    authorizationRoute<AccountParams, Record<string, never>, undefined>({
       method: 'GET',
       path: '/authorization/accounts/:accountId',
       name: 'getAccount',
-      provenance: PROVENANCE,
-      roles: READ_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_READ_ROLES,
       description: 'Read one account',
       input: { params: accountParam },
       async handle({ params }) {
         return { body: withoutSecrets(await findAccountById(store, params.accountId)) };
       },
     }),
-    defineRoute<AccountParams, Record<string, never>, AccountUpdates | { updates: AccountUpdates }>({
+    authorizationRoute<AccountParams, Record<string, never>, AccountUpdates | { updates: AccountUpdates }>({
       method: 'PATCH',
       path: '/authorization/accounts/:accountId',
       name: 'updateAccount',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change an account: inactive, email, firstname, and the assignedRoles and memberOf lists (a list given replaces the old one)',
       input: { params: accountParam, body: joiBody(accountUpdates) },
       async handle({ params, body }, ctx) {

@@ -4,6 +4,7 @@
  * and the views of documents that leave the module (never with secrets).
  */
 import type { AuthService } from '../auth/service.ts';
+import { routeHelper } from '../../../kernel/index.ts';
 import type { MethodInfo, ViewInfo } from '../auth/roles.ts';
 import { ConflictError, DuplicateKeyError } from '../../../kernel/index.ts';
 import type { Doc, Logger, Store } from '../../../kernel/index.ts';
@@ -20,8 +21,10 @@ export interface AuthorizationDeps {
 }
 
 export const PROVENANCE = 'Authorization';
-export const READ_ROLES = ['admin', 'apiread', 'support'] as const;
-export const WRITE_ROLES = ['admin'] as const;
+export const AUTHORIZATION_READ_ROLES = ['admin', 'apiread', 'support'] as const;
+export const AUTHORIZATION_WRITE_ROLES = ['admin'] as const;
+/** Every route of the module (accounts, groups, roles, local and service accounts) is made by this. */
+export const authorizationRoute = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 
 export interface WriteAnswer {
   readonly status: 'OK';

@@ -5,11 +5,11 @@
  * account's, group's and service account's memberOf.
  */
 import Joi from 'joi';
-import { ConflictError, defineRoute, joiBody, joiParams, newObjectId, NotFoundError } from '../../../kernel/index.ts';
+import { ConflictError, joiBody, joiParams, newObjectId, NotFoundError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, SearchQuery, Store } from '../../../kernel/index.ts';
 import { groups as groupType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
-import { nowIso, ok, PROVENANCE, READ_ROLES, uniquely, unwrap, WRITE_ROLES } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, uniquely, unwrap } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { listPage, listQuery } from '../http/list-query.ts';
 import { assertNoCycle, GROUP_REFS, removeReferences } from './references.ts';
@@ -60,26 +60,22 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
   const groups = store.collection('groups');
   return [
-    defineRoute<Record<string, never>, SearchQuery, undefined>({
+    authorizationRoute<Record<string, never>, SearchQuery, undefined>({
       method: 'GET',
       path: '/authorization/groups',
       name: 'getGroups',
-      provenance: PROVENANCE,
-      roles: READ_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_READ_ROLES,
       description: 'List groups with paging, sorting and filters (memberOf=<groupId> lists the groups directly inside a group)',
       input: { query: listQuery(groupType, { memberOf: true, inactive: true }) },
       async handle({ query }) {
         return listPage(groups, query, (doc) => doc);
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, NewGroup | { group: NewGroup }>({
+    authorizationRoute<Record<string, never>, Record<string, never>, NewGroup | { group: NewGroup }>({
       method: 'POST',
       path: '/authorization/groups',
       name: 'createGroup',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a group with its roles and the groups it is a member of',
       input: { body: joiBody(newGroup) },
       async handle({ body }, ctx) {
@@ -104,26 +100,22 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return ok(`Successfully created group ${String(group['_id'])}.`, group);
       },
     }),
-    defineRoute<GroupParams, Record<string, never>, undefined>({
+    authorizationRoute<GroupParams, Record<string, never>, undefined>({
       method: 'GET',
       path: '/authorization/groups/:groupId',
       name: 'getGroup',
-      provenance: PROVENANCE,
-      roles: READ_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_READ_ROLES,
       description: 'Read one group',
       input: { params: groupParam },
       async handle({ params }) {
         return { body: await findGroup(store, params.groupId) };
       },
     }),
-    defineRoute<GroupParams, Record<string, never>, GroupFields | { updates: GroupFields }>({
+    authorizationRoute<GroupParams, Record<string, never>, GroupFields | { updates: GroupFields }>({
       method: 'PATCH',
       path: '/authorization/groups/:groupId',
       name: 'updateGroup',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change a group: name, description, inactive, and the memberOf and assignedRoles lists (a list given replaces the old one)',
       input: { params: groupParam, body: joiBody(updatesBody(fields)) },
       async handle({ params, body }, ctx) {
@@ -140,13 +132,11 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return ok(`Successfully updated group ${params.groupId}.`, updated);
       },
     }),
-    defineRoute<GroupParams, Record<string, never>, undefined>({
+    authorizationRoute<GroupParams, Record<string, never>, undefined>({
       method: 'DELETE',
       path: '/authorization/groups/:groupId',
       name: 'deleteGroup',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: "Delete a group and remove it from every account's and group's memberOf",
       input: { params: groupParam },
       async handle({ params }, ctx) {

@@ -6,11 +6,11 @@
  */
 import Joi from 'joi';
 import { hashPassword } from '../auth/passwords.ts';
-import { ConflictError, defineRoute, joiBody, newObjectId } from '../../../kernel/index.ts';
+import { ConflictError, joiBody, newObjectId } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc } from '../../../kernel/index.ts';
 import { findAccountById, accountParam } from './accounts.ts';
 import { resolveAssignments } from './assignments.ts';
-import { nowIso, ok, PROVENANCE, uniquely, unwrap, withoutSecrets, WRITE_ROLES } from './context.ts';
+import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, uniquely, unwrap, withoutSecrets } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { endSessions } from './references.ts';
 import { groupRefs, roleRefs, text, wrapperOrBare } from './schemas.ts';
@@ -51,13 +51,11 @@ const newAccount = wrapperOrBare(
 export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
   return [
-    defineRoute<Record<string, never>, Record<string, never>, NewAccount | { account: NewAccount }>({
+    authorizationRoute<Record<string, never>, Record<string, never>, NewAccount | { account: NewAccount }>({
       method: 'POST',
       path: '/authorization/accounts',
       name: 'createAccount',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a local account with a password; it has no roles until given some',
       input: { body: joiBody(newAccount) },
       async handle({ body }, ctx) {
@@ -87,13 +85,11 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return ok(`Successfully created account ${String(account['_id'])}.`, withoutSecrets(account));
       },
     }),
-    defineRoute<{ accountId: string }, Record<string, never>, { password: string }>({
+    authorizationRoute<{ accountId: string }, Record<string, never>, { password: string }>({
       method: 'PUT',
       path: '/authorization/accounts/:accountId/password',
       name: 'setAccountPassword',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: "Set an account's password; its other sessions end",
       input: { params: accountParam, body: joiBody(Joi.object({ password })) },
       async handle({ params, body }, ctx) {

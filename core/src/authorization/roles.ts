@@ -5,10 +5,10 @@
  * Deleting a role removes it from every assignedRoles list.
  */
 import Joi from 'joi';
-import { BadRequestError, ConflictError, defineRoute, joiBody, joiParams, joiQuery, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import { BadRequestError, ConflictError, joiBody, joiParams, joiQuery, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
 import { roles as roleType } from '../store/doc-types.ts';
-import { ok, PROVENANCE, READ_ROLES, uniquely, unwrap, WRITE_ROLES } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, ok, uniquely, unwrap } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { listPage, listQuery, MAX_LIMIT } from '../http/list-query.ts';
 import { dedupe, removeReferences, ROLE_REFS } from './references.ts';
@@ -89,13 +89,11 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
   }
 
   const catalog = (path: string, name: string, what: string, list: () => readonly unknown[]) =>
-    defineRoute<Record<string, never>, { limit?: number; skip: number }, undefined>({
+    authorizationRoute<Record<string, never>, { limit?: number; skip: number }, undefined>({
       method: 'GET',
       path,
       name,
-      provenance: PROVENANCE,
-      roles: READ_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_READ_ROLES,
       description: `List the ${what} that roles can allow, as the routes declare them`,
       input: { query: catalogQuery },
       async handle({ query }) {
@@ -106,26 +104,22 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
     });
 
   return [
-    defineRoute<Record<string, never>, SearchQuery, undefined>({
+    authorizationRoute<Record<string, never>, SearchQuery, undefined>({
       method: 'GET',
       path: '/authorization/roles',
       name: 'getRoles',
-      provenance: PROVENANCE,
-      roles: READ_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_READ_ROLES,
       description: 'List roles with paging, sorting and filters',
       input: { query: listQuery(roleType) },
       async handle({ query }) {
         return listPage(roles, query, (doc) => doc);
       },
     }),
-    defineRoute<Record<string, never>, Record<string, never>, NewRole | { role: NewRole }>({
+    authorizationRoute<Record<string, never>, Record<string, never>, NewRole | { role: NewRole }>({
       method: 'POST',
       path: '/authorization/roles',
       name: 'createRole',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a role allowing existing methods and views',
       input: { body: joiBody(newRole) },
       async handle({ body }, ctx) {
@@ -139,26 +133,22 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return ok(`Successfully created role ${String(role['_id'])}.`, role);
       },
     }),
-    defineRoute<RoleParams, Record<string, never>, undefined>({
+    authorizationRoute<RoleParams, Record<string, never>, undefined>({
       method: 'GET',
       path: '/authorization/roles/:roleId',
       name: 'getRole',
-      provenance: PROVENANCE,
-      roles: READ_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_READ_ROLES,
       description: 'Read one role',
       input: { params: roleParam },
       async handle({ params }) {
         return { body: await findRole(store, params.roleId) };
       },
     }),
-    defineRoute<RoleParams, Record<string, never>, RoleFields | { updates: RoleFields }>({
+    authorizationRoute<RoleParams, Record<string, never>, RoleFields | { updates: RoleFields }>({
       method: 'PATCH',
       path: '/authorization/roles/:roleId',
       name: 'updateRole',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change a custom role: provenance, name, description, and the allowedMethods and allowedViews lists (a list given replaces the old one)',
       input: { params: roleParam, body: joiBody(updatesBody(fields)) },
       async handle({ params, body }, ctx) {
@@ -173,13 +163,11 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return ok(`Successfully updated role ${params.roleId}.`, updated);
       },
     }),
-    defineRoute<RoleParams, Record<string, never>, undefined>({
+    authorizationRoute<RoleParams, Record<string, never>, undefined>({
       method: 'DELETE',
       path: '/authorization/roles/:roleId',
       name: 'deleteRole',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: "Delete a custom role and remove it from every account's and group's assignedRoles",
       input: { params: roleParam },
       async handle({ params }, ctx) {

@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import Joi from 'joi';
 import { hashPassword } from '../auth/passwords.ts';
-import { defineRoute, joiBody, joiParams, joiQuery, newUuid, NotFoundError } from '../../../kernel/index.ts';
+import { joiBody, joiParams, joiQuery, newUuid, NotFoundError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, FieldDef } from '../../../kernel/index.ts';
 import { resolveAssignments } from './assignments.ts';
-import { nowIso, ok, PROVENANCE, uniquely, WRITE_ROLES } from './context.ts';
+import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, uniquely } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { pageParams } from '../http/list-query.ts';
 import { endSessions } from './references.ts';
@@ -48,13 +48,11 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
   const services = store.collection('service_accounts');
   return [
-    defineRoute<Record<string, never>, Record<string, never>, NewServiceAccount>({
+    authorizationRoute<Record<string, never>, Record<string, never>, NewServiceAccount>({
       method: 'POST',
       path: '/oauth/serviceAccounts',
       name: 'createServiceAccount',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a service account; the answer holds its client id and the only copy of its secret',
       input: { body: joiBody(newServiceAccount) },
       async handle({ body }, ctx) {
@@ -79,13 +77,11 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return ok(`Successfully created service account ${String(doc['_id'])}. Keep the client secret: it is not shown again.`, { ...publicView(doc), client_secret: secret });
       },
     }),
-    defineRoute<Record<string, never>, { limit: number; skip: number }, undefined>({
+    authorizationRoute<Record<string, never>, { limit: number; skip: number }, undefined>({
       method: 'GET',
       path: '/oauth/serviceAccounts',
       name: 'getServiceAccounts',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'List service accounts (never their secrets), by name',
       input: { query: joiQuery(Joi.object(pageParams)) },
       async handle({ query }) {
@@ -94,13 +90,11 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return { body: { results: page.docs.map(publicView), total: page.total } };
       },
     }),
-    defineRoute<{ clientId: string }, Record<string, never>, undefined>({
+    authorizationRoute<{ clientId: string }, Record<string, never>, undefined>({
       method: 'DELETE',
       path: '/oauth/serviceAccounts/:clientId',
       name: 'deleteServiceAccount',
-      provenance: PROVENANCE,
-      roles: WRITE_ROLES,
-      surface: 'plain',
+      roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Delete a service account; the tokens it was given stop working',
       input: { params: joiParams<{ clientId: string }>(idParam('clientId')) },
       async handle({ params }, ctx) {

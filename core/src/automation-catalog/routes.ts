@@ -6,19 +6,20 @@
  */
 import Joi from 'joi';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { defineRoute, joiBody, joiParams, splitQueryString, ValidationError } from '../../../kernel/index.ts';
+import { joiBody, joiParams, routeHelper, splitQueryString, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { automations as automationType } from '../store/doc-types.ts';
 import { listQuery, MAX_LIMIT } from '../http/list-query.ts';
 import { exportView, MAX_NAME_LENGTH, OBJECT_ID, view } from './document.ts';
 import type { ScheduleChange } from './document.ts';
 import { deleteIds } from './delete-body.ts';
+import { PROVENANCE } from './gbac.ts';
 import type { AutomationCatalog, UpdateOptions } from './service.ts';
 import type { Caller } from '../auth/caller.ts';
 
-export const PROVENANCE = 'AutomationCatalog';
-export const READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'];
-export const WRITE_ROLES = ['admin', 'engineering', 'operations'];
+const CATALOG_READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'];
+const CATALOG_WRITE_ROLES = ['admin', 'engineering', 'operations'];
+const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 const BASE = '/automation_catalog/automations';
 const MAX_ITEMS = 1000;
 
@@ -95,62 +96,56 @@ function callerOf(ctx: RouteContext): Caller {
 }
 
 export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] {
-  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
   return [
-    defineRoute<Empty, Empty, { name: string; description: string }>({
-      ...common,
+    route<Empty, Empty, { name: string; description: string }>({
       method: 'POST',
       path: BASE,
       name: 'createAutomation',
-      roles: WRITE_ROLES,
+      roles: CATALOG_WRITE_ROLES,
       description: 'Create an automation from {name, description}; answers the automation',
       input: { body: createBody },
       async handle({ body }, ctx) {
         return { body: view(await catalog.create(body.name, body.description, user(ctx))) };
       },
     }),
-    defineRoute<Empty, Empty, unknown>({
-      ...common,
+    route<Empty, Empty, unknown>({
       method: 'DELETE',
       path: BASE,
       name: 'deleteAutomations',
-      roles: WRITE_ROLES,
+      roles: CATALOG_WRITE_ROLES,
       description: 'Delete the automations named by an array of ids; answers {deleted, notFound}',
       input: { body: deleteBody },
       async handle(_input, ctx) {
         return { body: await catalog.delete(await deleteIds(ctx), callerOf(ctx)) };
       },
     }),
-    defineRoute<IdParams, Empty, undefined>({
-      ...common,
+    route<IdParams, Empty, undefined>({
       method: 'GET',
       path: `${BASE}/:id/export`,
       name: 'exportAutomation',
-      roles: READ_ROLES,
+      roles: CATALOG_READ_ROLES,
       description: 'One automation in the import format',
       input: { params: idParam },
       async handle({ params }, ctx) {
         return { body: exportView(await catalog.get(params.id, callerOf(ctx))) };
       },
     }),
-    defineRoute<IdParams, Empty, undefined>({
-      ...common,
+    route<IdParams, Empty, undefined>({
       method: 'GET',
       path: `${BASE}/:id`,
       name: 'getAutomationById',
-      roles: READ_ROLES,
+      roles: CATALOG_READ_ROLES,
       description: 'One automation',
       input: { params: idParam },
       async handle({ params }, ctx) {
         return { body: view(await catalog.get(params.id, callerOf(ctx))) };
       },
     }),
-    defineRoute<Empty, SearchQuery, undefined>({
-      ...common,
+    route<Empty, SearchQuery, undefined>({
       method: 'GET',
       path: BASE,
       name: 'getAutomations',
-      roles: READ_ROLES,
+      roles: CATALOG_READ_ROLES,
       description: 'All automations in name order, as {results, total}; limit, skip, sort, order and equals/contains/startsWith filters',
       input: { query: allByDefault(listQuery(automationType)) },
       async handle({ query }, ctx) {
@@ -158,12 +153,11 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
         return { body: { results: page.docs.map(view), total: page.total } };
       },
     }),
-    defineRoute<Empty, Empty, unknown[]>({
-      ...common,
+    route<Empty, Empty, unknown[]>({
       method: 'POST',
       path: `${BASE}/import`,
       name: 'importAutomations',
-      roles: WRITE_ROLES,
+      roles: CATALOG_WRITE_ROLES,
       description: 'Insert automations from exported documents ({automations: [...]}, an array, or one); answers {message, imported, failed}',
       input: { body: documents('automations') },
       async handle({ body }, ctx) {
@@ -173,12 +167,11 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
         return { body: { message, imported: imported.map(view), failed } };
       },
     }),
-    defineRoute<Empty, Empty, unknown[]>({
-      ...common,
+    route<Empty, Empty, unknown[]>({
       method: 'POST',
       path: `${BASE}/migration`,
       name: 'migrateSchedulerJobs',
-      roles: WRITE_ROLES,
+      roles: CATALOG_WRITE_ROLES,
       description: 'Convert scheduler (Agenda) job documents ({jobs: [...]}, an array, or one) into automations; answers {message, converted, skipped}',
       input: { body: documents('jobs') },
       async handle({ body }, ctx) {
@@ -187,12 +180,11 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
         return { body: { message: `Converted ${result.converted.length} of ${body.length} scheduler jobs`, ...result } };
       },
     }),
-    defineRoute<IdParams, Empty, { formData?: Record<string, unknown> }>({
-      ...common,
+    route<IdParams, Empty, { formData?: Record<string, unknown> }>({
       method: 'POST',
       path: `${BASE}/:id/run`,
       name: 'runAutomation',
-      roles: WRITE_ROLES,
+      roles: CATALOG_WRITE_ROLES,
       description: "Start the attached workflow's job now, outside the schedule; answers the job",
       input: { params: idParam, body: runBody },
       async handle({ params, body }, ctx) {
@@ -202,12 +194,11 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
         return { body: shown };
       },
     }),
-    defineRoute<IdParams, Empty, ScheduleChange | { options: ScheduleChange }>({
-      ...common,
+    route<IdParams, Empty, ScheduleChange | { options: ScheduleChange }>({
       method: 'PUT',
       path: `${BASE}/:id/schedule`,
       name: 'scheduleAutomation',
-      roles: WRITE_ROLES,
+      roles: CATALOG_WRITE_ROLES,
       description: 'Change only the schedule: nextRunAt, repeatInterval, repeatTimezone, disabled; answers the automation',
       input: { params: idParam, body: scheduleBody },
       async handle({ params, body }, ctx) {
@@ -215,12 +206,11 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
         return { body: view(await catalog.schedule(params.id, change, callerOf(ctx))) };
       },
     }),
-    defineRoute<IdParams, Empty, { options: UpdateOptions }>({
-      ...common,
+    route<IdParams, Empty, { options: UpdateOptions }>({
       method: 'PUT',
       path: `${BASE}/:id`,
       name: 'updateAutomation',
-      roles: WRITE_ROLES,
+      roles: CATALOG_WRITE_ROLES,
       description: 'Update the workflow, form, gbac, form data and schedule from {options}; answers the automation',
       input: { params: idParam, body: updateBody },
       async handle({ params, body }, ctx) {

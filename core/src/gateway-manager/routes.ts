@@ -10,35 +10,37 @@
  * - `GET /ag-manager/getClusterAdapters` → `{results: [{id, type, baseUrl, instance}], total}`
  */
 import Joi from 'joi';
-import { defineRoute, joiParams } from '../../../kernel/index.ts';
+import { joiParams, routeHelper } from '../../../kernel/index.ts';
 import type { AnyRoute } from '../../../kernel/index.ts';
 import type { GatewayManager } from './service.ts';
 
 const PROVENANCE = 'AGManager';
+/** The application's admin role only (admins, through the `admins` group). */
+const AG_MANAGER_ROLES = ['admin'];
+const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 // Adapter names are config names: anything but "/" (config/schema.ts), so spaces arrive percent-encoded.
 const adapterParam = Joi.object({ adapterId: Joi.string().min(1).max(200).pattern(/^[^/]+$/).required() });
 
 type AdapterParams = { adapterId: string };
 
 export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
-  const common = { provenance: PROVENANCE, roles: ['admin'], surface: 'plain' } as const;
   return [
-    defineRoute<AdapterParams>({
-      ...common,
+    route<AdapterParams>({
       method: 'GET',
       path: '/ag-manager/actions/:adapterId',
       name: 'discoverModules',
+      roles: AG_MANAGER_ROLES,
       description: "Discover one gateway adapter's scripts, playbooks and modules as workflow tasks",
       input: { params: joiParams(adapterParam) },
       async handle({ params }, ctx) {
         return { body: await manager.discover(params.adapterId, ctx.logger) };
       },
     }),
-    defineRoute({
-      ...common,
+    route({
       method: 'GET',
       path: '/ag-manager/actions',
       name: 'discoverAll',
+      roles: AG_MANAGER_ROLES,
       description: 'Discover the actions of every enabled gateway adapter',
       input: {},
       async handle(_input, ctx) {
@@ -46,22 +48,22 @@ export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
         return { body: { results, total: results.length } };
       },
     }),
-    defineRoute<AdapterParams>({
-      ...common,
+    route<AdapterParams>({
       method: 'DELETE',
       path: '/ag-manager/actions/:adapterId',
       name: 'undiscoverModules',
+      roles: AG_MANAGER_ROLES,
       description: "Remove one gateway adapter's discovered tasks",
       input: { params: joiParams(adapterParam) },
       async handle({ params }, ctx) {
         return { body: await manager.undiscover(params.adapterId, ctx.logger) };
       },
     }),
-    defineRoute({
-      ...common,
+    route({
       method: 'DELETE',
       path: '/ag-manager/actions',
       name: 'undiscoverAll',
+      roles: AG_MANAGER_ROLES,
       description: 'Remove the discovered tasks of every gateway adapter',
       input: {},
       async handle(_input, ctx) {
@@ -69,11 +71,11 @@ export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
         return { body: { results, total: results.length } };
       },
     }),
-    defineRoute({
-      ...common,
+    route({
       method: 'GET',
       path: '/ag-manager/getClusterAdapters',
       name: 'getClusterAdapters',
+      roles: AG_MANAGER_ROLES,
       description: 'The gateway adapters of every core instance',
       input: {},
       async handle() {

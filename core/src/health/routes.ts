@@ -4,9 +4,12 @@
  * (docs/decisions.md D7: clients probe /health/applications to learn whether
  * their session is still valid).
  */
-import { defineRoute } from '../../../kernel/index.ts';
+import { routeHelper } from '../../../kernel/index.ts';
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { systemReport } from './system.ts';
+
+/** Health's routes, here and in the adapters' report (adapters/health.ts). */
+export const healthRoute = routeHelper({ provenance: 'Health', surface: 'plain' });
 
 export interface HealthDeps {
   readonly store: Store;
@@ -29,26 +32,22 @@ async function storeReachable(store: Store): Promise<boolean> {
 
 export function healthRoutes(deps: HealthDeps): AnyRoute[] {
   return [
-    defineRoute({
+    healthRoute({
       method: 'GET',
       path: '/health/live',
       name: 'live',
-      provenance: 'Health',
       roles: 'public',
-      surface: 'plain',
       description: 'Liveness: answers while the process serves requests',
       input: {},
       async handle() {
         return { body: { status: 'ok' } };
       },
     }),
-    defineRoute({
+    healthRoute({
       method: 'GET',
       path: '/health/server',
       name: 'getServerHealth',
-      provenance: 'Health',
       roles: 'authenticated',
-      surface: 'plain',
       description: 'Release, version, uptime, and the store with its reachability',
       input: {},
       async handle() {
@@ -65,26 +64,22 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
         };
       },
     }),
-    defineRoute({
+    healthRoute({
       method: 'GET',
       path: '/health/system',
       name: 'getSystemHealth',
-      provenance: 'Health',
       roles: 'authenticated',
-      surface: 'plain',
       description: 'The host: architecture, OS release, uptime, memory, load and CPUs',
       input: {},
       async handle() {
         return { body: systemReport() };
       },
     }),
-    defineRoute({
+    healthRoute({
       method: 'GET',
       path: '/health/applications',
       name: 'getApplicationsHealth',
-      provenance: 'Health',
       roles: 'authenticated',
-      surface: 'plain',
       description: 'The applications this core serves and their state',
       input: {},
       async handle() {

@@ -3,11 +3,12 @@
  * declared indexes of a collection, and report how the existing ones compare.
  */
 import Joi from 'joi';
-import { defineRoute, joiParams } from '../../../kernel/index.ts';
+import { joiParams, routeHelper } from '../../../kernel/index.ts';
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { CORE_COLLECTION_NAMES, CORE_COLLECTIONS } from '../store/collections.ts';
 
 const PROVENANCE = 'Pronghorn';
+const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 const collectionParam = Joi.object({
   collectionName: Joi.string()
     .valid(...CORE_COLLECTION_NAMES)
@@ -17,13 +18,11 @@ const collectionParam = Joi.object({
 
 export function indexRoutes(store: Store): AnyRoute[] {
   return [
-    defineRoute<Record<string, never>, Record<string, never>, undefined>({
+    route<Record<string, never>, Record<string, never>, undefined>({
       method: 'GET',
       path: '/indexes',
       name: 'getIndexes',
-      provenance: PROVENANCE,
       roles: ['admin'],
-      surface: 'plain',
       description: 'List the declared indexes of every collection',
       input: {},
       async handle() {
@@ -32,26 +31,22 @@ export function indexRoutes(store: Store): AnyRoute[] {
         return { body };
       },
     }),
-    defineRoute<{ collectionName: string }, Record<string, never>, undefined>({
+    route<{ collectionName: string }, Record<string, never>, undefined>({
       method: 'GET',
       path: '/indexes/:collectionName/status',
       name: 'checkIndexes',
-      provenance: PROVENANCE,
       roles: ['admin'],
-      surface: 'plain',
       description: 'Compare the indexes of a collection with the declared ones',
       input: { params: joiParams(collectionParam) },
       async handle({ params }) {
         return { body: await store.collection(params.collectionName).indexStatus() };
       },
     }),
-    defineRoute<{ collectionName: string }, Record<string, never>, undefined>({
+    route<{ collectionName: string }, Record<string, never>, undefined>({
       method: 'POST',
       path: '/indexes/:collectionName',
       name: 'createIndexes',
-      provenance: PROVENANCE,
       roles: ['admin'],
-      surface: 'plain',
       description: 'Create the missing and misnamed declared indexes of a collection',
       input: { params: joiParams(collectionParam) },
       async handle({ params }, ctx) {

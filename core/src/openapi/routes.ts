@@ -4,10 +4,11 @@
  * The document is made once, on first request, from the final route table.
  */
 import Joi from 'joi';
-import { defineRoute, DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, joiParams, OPENAPI_PATH } from '../../../kernel/index.ts';
+import { DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, joiParams, OPENAPI_PATH, routeHelper } from '../../../kernel/index.ts';
 import type { AnyRoute, Asset, OpenApiDocument, RouteContext } from '../../../kernel/index.ts';
 
 const PROVENANCE = 'Documentation';
+const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 
 function sendAsset(asset: Asset, ctx: RouteContext): { body: Buffer } {
   ctx.koa.set(DOCS_HEADERS);
@@ -19,13 +20,11 @@ function sendAsset(asset: Asset, ctx: RouteContext): { body: Buffer } {
 export function openApiRoutes(document: () => OpenApiDocument): AnyRoute[] {
   let json: string | null = null;
   return [
-    defineRoute({
+    route({
       method: 'GET',
       path: OPENAPI_PATH,
       name: 'getOpenApi',
-      provenance: PROVENANCE,
       roles: 'public',
-      surface: 'plain',
       description: 'This OpenAPI 3.1 document',
       input: {},
       async handle() {
@@ -33,26 +32,22 @@ export function openApiRoutes(document: () => OpenApiDocument): AnyRoute[] {
         return { json };
       },
     }),
-    defineRoute({
+    route({
       method: 'GET',
       path: DOCS_PATH,
       name: 'getDocs',
-      provenance: PROVENANCE,
       roles: 'public',
-      surface: 'plain',
       description: 'The interface reference, rendered from the OpenAPI document',
       input: {},
       async handle(_input, ctx) {
         return sendAsset(docsPage(), ctx);
       },
     }),
-    defineRoute<{ file: string }>({
+    route<{ file: string }>({
       method: 'GET',
       path: `${DOCS_PATH}/:file`,
       name: 'getDocsFile',
-      provenance: PROVENANCE,
       roles: 'public',
-      surface: 'plain',
       description: 'A file of the rendered reference (Swagger UI, from the swagger-ui-dist package)',
       input: { params: joiParams(Joi.object({ file: Joi.string().valid(...DOCS_ASSETS).required().messages({ 'any.only': 'is not a file of the reference' }) })) },
       async handle({ params }, ctx) {

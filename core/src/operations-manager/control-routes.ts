@@ -8,11 +8,10 @@ import type { JobControl } from '../engine/control.ts';
 import type { GroupChange, TaskControl } from '../engine/task-control.ts';
 import type { FinishState } from '../engine/types.ts';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { defineRoute, joiBody, joiParams } from '../../../kernel/index.ts';
-import type { AnyRoute, ErrorDetail, HttpMethod, RouteDef } from '../../../kernel/index.ts';
-import { OM } from './search-routes.ts';
+import { joiBody, joiParams } from '../../../kernel/index.ts';
+import type { AnyRoute, ErrorDetail, HttpMethod } from '../../../kernel/index.ts';
+import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from './route.ts';
 
-const WRITE_ROLES = ['admin', 'apiwrite', 'engineering', 'operations'] as const;
 const objectId = () => Joi.string().pattern(/^[0-9a-fA-F]{24}$/).lowercase().messages({ 'string.pattern.base': 'must be an id of exactly 24 hexadecimal characters' });
 const taskKey = () => Joi.string().pattern(/^([0-9a-f]{1,4}|workflow_start|workflow_end)$/).messages({ 'string.pattern.base': 'must be a task id of the workflow, such as a1b2' });
 const uuid = () => Joi.string().guid().lowercase().messages({ 'string.guid': 'must be a task document id (a UUID)' });
@@ -25,15 +24,12 @@ const taskDocParam = joiParams(Joi.object({ id: uuid().required() }));
 
 const done = { body: { message: 'Successfully completed the operation', data: null, metadata: {} } };
 
-function om<P, Q, B>(route: Omit<RouteDef<P, Q, B>, 'provenance' | 'roles' | 'surface'>): AnyRoute {
-  return defineRoute<P, Q, B>({ ...route, provenance: OM, roles: WRITE_ROLES, surface: 'operations-manager' });
-}
-
 function bulk(action: 'cancel' | 'pause' | 'resume', name: string, jobs: JobControl): AnyRoute {
-  return om<Record<string, never>, Record<string, never>, { jobIds: string[] }>({
+  return omRoute<Record<string, never>, Record<string, never>, { jobIds: string[] }>({
     method: 'POST',
     path: `/operations-manager/jobs/${action}`,
     name,
+    roles: OM_WRITE_ROLES,
     description: `${action[0]!.toUpperCase()}${action.slice(1)} up to 100 jobs, all or none`,
     input: { body: joiBody(Joi.object({ jobIds: Joi.array().items(objectId()).min(1).max(100).required() })) },
     async handle({ body }, ctx) {
@@ -73,10 +69,11 @@ function warnings(details: readonly ErrorDetail[]): string {
 export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: string): AnyRoute[] {
   const lenient = compareReleases(release, TYPES_ENFORCED_IN) < 0;
   const groups = (method: HttpMethod, path: string, name: string, body: Joi.Schema | null, change: (p: { id?: string; jobId?: string; groupId?: string }, b: Record<string, unknown>) => GroupChange): AnyRoute =>
-    om<{ id?: string; jobId?: string; groupId?: string }, Record<string, never>, Record<string, unknown>>({
+    omRoute<{ id?: string; jobId?: string; groupId?: string }, Record<string, never>, Record<string, unknown>>({
       method,
       path,
       name,
+      roles: OM_WRITE_ROLES,
       description: `Change a job's groups (${name})`,
       input: {
         params: path.includes(':groupId') ? joiParams(Joi.object({ jobId: objectId().required(), groupId: objectId().required() })) : jobIdParam,
@@ -89,10 +86,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
     });
 
   return [
-    om<Record<string, never>, Record<string, never>, { workflow: string; options: { description?: string; variables?: Record<string, unknown>; groups?: string[]; type?: string } }>({
+    omRoute<Record<string, never>, Record<string, never>, { workflow: string; options: { description?: string; variables?: Record<string, unknown>; groups?: string[]; type?: string } }>({
       method: 'POST',
       path: '/operations-manager/jobs/start',
       name: 'startJob',
+      roles: OM_WRITE_ROLES,
       description: 'Start a job from a workflow, by its name',
       input: { body: joiBody(startBody) },
       async handle({ body }, ctx) {
@@ -111,10 +109,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
     bulk('cancel', 'cancelJobs', jobs),
     bulk('pause', 'pauseJobs', jobs),
     bulk('resume', 'resumeJobs', jobs),
-    om<{ id: string }, Record<string, never>, { fromTask: string; toTask: string }>({
+    omRoute<{ id: string }, Record<string, never>, { fromTask: string; toTask: string }>({
       method: 'POST',
       path: '/operations-manager/jobs/:id/revert',
       name: 'revertJob',
+      roles: OM_WRITE_ROLES,
       description: 'Revert a job from an errored task to a completed one',
       input: { params: jobIdParam, body: joiBody(Joi.object({ fromTask: taskKey().required(), toTask: taskKey().required() })) },
       async handle({ params, body }, ctx) {
@@ -122,10 +121,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         return done;
       },
     }),
-    om<{ id: string }, Record<string, never>, { taskId?: string; fromTask?: string }>({
+    omRoute<{ id: string }, Record<string, never>, { taskId?: string; fromTask?: string }>({
       method: 'POST',
       path: '/operations-manager/jobs/:id/continue',
       name: 'continueJobFrom',
+      roles: OM_WRITE_ROLES,
       description: 'Continue a job in error past one of its errored tasks',
       input: { params: jobIdParam, body: joiBody(Joi.object({ taskId: taskKey(), fromTask: taskKey() }).or('taskId', 'fromTask')) },
       async handle({ params, body }, ctx) {
@@ -133,10 +133,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         return done;
       },
     }),
-    om<{ id: string }, Record<string, never>, undefined>({
+    omRoute<{ id: string }, Record<string, never>, undefined>({
       method: 'POST',
       path: '/operations-manager/tasks/:id/continue',
       name: 'continueTask',
+      roles: OM_WRITE_ROLES,
       description: 'Continue a job in error past the errored task with this task document id',
       input: { params: taskDocParam },
       async handle({ params }, ctx) {
@@ -144,10 +145,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         return done;
       },
     }),
-    om<{ jobId: string; taskId: string }, Record<string, never>, { variables: Record<string, unknown> }>({
+    omRoute<{ jobId: string; taskId: string }, Record<string, never>, { variables: Record<string, unknown> }>({
       method: 'POST',
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/retry',
       name: 'retryTask',
+      roles: OM_WRITE_ROLES,
       description: 'Run an errored task again, optionally with changed incoming variables',
       input: { params: jobTaskParams, body: joiBody(Joi.object({ variables: variables().default({}) })) },
       async handle({ params, body }, ctx) {
@@ -155,10 +157,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         return done;
       },
     }),
-    om<{ jobId: string; taskId: string }, Record<string, never>, { taskData?: { finish_state: FinishState; variables: Record<string, unknown> }; finish_state?: FinishState; variables?: Record<string, unknown> }>({
+    omRoute<{ jobId: string; taskId: string }, Record<string, never>, { taskData?: { finish_state: FinishState; variables: Record<string, unknown> }; finish_state?: FinishState; variables?: Record<string, unknown> }>({
       method: 'POST',
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/finish',
       name: 'finishManualTask',
+      roles: OM_WRITE_ROLES,
       description: 'Finish a manual task with a finish state and its outgoing variables',
       input: { params: jobTaskParams, body: joiBody(finishBody) },
       async handle({ params, body }, ctx) {
@@ -168,10 +171,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       },
     }),
     ...(['claim', 'release'] as const).map((action) =>
-      om<{ id: string }, Record<string, never>, undefined>({
+      omRoute<{ id: string }, Record<string, never>, undefined>({
         method: 'POST',
         path: `/operations-manager/tasks/:id/${action}`,
         name: `${action}Task`,
+        roles: OM_WRITE_ROLES,
         description: action === 'claim' ? 'Claim a manual task for the caller' : 'Release a claimed manual task',
         input: { params: taskDocParam },
         async handle({ params }, ctx) {
@@ -180,10 +184,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         },
       }),
     ),
-    om<{ id: string }, Record<string, never>, { userId: string }>({
+    omRoute<{ id: string }, Record<string, never>, { userId: string }>({
       method: 'POST',
       path: '/operations-manager/tasks/:id/assign',
       name: 'assignTask',
+      roles: OM_WRITE_ROLES,
       description: 'Assign a manual task to a user',
       input: { params: taskDocParam, body: joiBody(Joi.object({ userId: objectId().required() })) },
       async handle({ params, body }, ctx) {
@@ -192,10 +197,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       },
     }),
     ...(['watch', 'unwatch'] as const).map((action) =>
-      om<{ jobId: string }, Record<string, never>, undefined>({
+      omRoute<{ jobId: string }, Record<string, never>, undefined>({
         method: 'POST',
         path: `/operations-manager/jobs/:jobId/${action}`,
         name: `${action}Job`,
+        roles: OM_WRITE_ROLES,
         description: action === 'watch' ? 'Watch a job' : 'Stop watching a job',
         input: { params: jobIdParam2 },
         async handle({ params }, ctx) {
@@ -208,13 +214,11 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
     groups('PUT', '/operations-manager/jobs/:id/groups', 'replaceJobGroups', Joi.object({ groups: Joi.array().items(objectId()).max(1000).required() }), (_p, b) => ({ op: 'replace', groups: b['groups'] as string[] })),
     groups('DELETE', '/operations-manager/jobs/:id/groups', 'deleteJobGroups', null, () => ({ op: 'clear' })),
     groups('DELETE', '/operations-manager/jobs/:jobId/groups/:groupId', 'deleteJobGroup', null, (p) => ({ op: 'remove', groupId: p.groupId! })),
-    defineRoute<{ jobId: string; taskId: string }, Record<string, never>, undefined>({
+    omRoute<{ jobId: string; taskId: string }, Record<string, never>, undefined>({
       method: 'GET',
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/manual-controller',
       name: 'getManualTaskController',
-      provenance: OM,
-      roles: ['admin', 'apiread', 'apiwrite', 'engineering', 'operations', 'support'],
-      surface: 'operations-manager',
+      roles: OM_READ_ROLES,
       description: 'What a manual task shows and collects',
       input: { params: jobTaskParams },
       async handle({ params }, ctx) {

@@ -3,14 +3,12 @@
  * `GET /jobs/:id` (also written `/job/:id`) and `GET /tasks/:id`.
  */
 import Joi from 'joi';
-import { defineRoute, jobs, joiParams, parseReadOptions, parseSearch, tasks } from '../../../kernel/index.ts';
+import { jobs, joiParams, parseReadOptions, parseSearch, tasks } from '../../../kernel/index.ts';
 import type { AnyRoute, DocType, ReadOptions, SearchLimits, SearchRequest } from '../../../kernel/index.ts';
+import { OM_READ_ROLES, omRoute } from './route.ts';
 import type { SearchService } from './search-service.ts';
 
-export const OM = 'OperationsManager';
 const SEARCH_MESSAGE = 'Successfully retrieved items';
-/** Roles that read jobs and tasks on the real platform. */
-export const READ_ROLES = ['admin', 'apiread', 'apiwrite', 'engineering', 'operations', 'support'] as const;
 
 const objectIdParam = Joi.object({
   id: Joi.string().pattern(/^[0-9a-fA-F]{24}$/).lowercase().required().messages({ 'string.pattern.base': 'must be a job id of exactly 24 hexadecimal characters' }),
@@ -21,13 +19,11 @@ const uuidParam = Joi.object({
 
 export function searchRoutes(service: SearchService, limits: SearchLimits): AnyRoute[] {
   const searchRoute = (type: DocType, name: string) =>
-    defineRoute<Record<string, never>, SearchRequest, undefined>({
+    omRoute<Record<string, never>, SearchRequest, undefined>({
       method: 'GET',
       path: `/operations-manager/${type.name}`,
       name,
-      provenance: OM,
-      roles: READ_ROLES,
-      surface: 'operations-manager',
+      roles: OM_READ_ROLES,
       description: `Search ${type.name} with the query-parameter search language`,
       input: { query: { validate: (qs) => parseSearch(type, qs, limits) } },
       async handle({ query }, ctx) {
@@ -40,13 +36,11 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
     });
 
   const readRoute = (type: DocType, path: string, name: string) =>
-    defineRoute<{ id: string }, ReadOptions, undefined>({
+    omRoute<{ id: string }, ReadOptions, undefined>({
       method: 'GET',
       path,
       name,
-      provenance: OM,
-      roles: READ_ROLES,
-      surface: 'operations-manager',
+      roles: OM_READ_ROLES,
       description: `Read one ${type.name === 'jobs' ? 'job' : 'task'} with optional projection and dereference`,
       input: {
         params: joiParams(type === jobs ? objectIdParam : uuidParam),

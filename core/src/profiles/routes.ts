@@ -5,14 +5,15 @@
  * accepted before 2022.1 adds an HTTP `Warning` header to the answer.
  */
 import Joi from 'joi';
-import { defineRoute, joiBody, joiParams } from '../../../kernel/index.ts';
+import { joiBody, joiParams, routeHelper } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext } from '../../../kernel/index.ts';
 import { PROFILE_ID, profileSchema } from './document.ts';
 import type { ProfileService, Written } from './service.ts';
 
 export const PROVENANCE = 'Profiles';
-const READ_ROLES = ['admin', 'apiread', 'support'];
-const WRITE_ROLES = ['admin'];
+const PROFILE_READ_ROLES = ['admin', 'apiread', 'support'];
+const PROFILE_WRITE_ROLES = ['admin'];
+const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 
 type IdParams = { id: string };
 type Empty = Record<string, never>;
@@ -29,26 +30,23 @@ function warn(ctx: RouteContext, written: Written): void {
 }
 
 export function profileRoutes(profiles: ProfileService): AnyRoute[] {
-  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
   return [
-    defineRoute({
-      ...common,
+    route({
       method: 'GET',
       path: '/profiles',
       name: 'getProfiles',
-      roles: READ_ROLES,
+      roles: PROFILE_READ_ROLES,
       description: 'Every profile as {results: [{metadata: {isActive, activeSync}, profile}], total}',
       input: {},
       async handle() {
         return { body: await profiles.list() };
       },
     }),
-    defineRoute<Empty, Empty, Record<string, unknown>>({
-      ...common,
+    route<Empty, Empty, Record<string, unknown>>({
       method: 'POST',
       path: '/profiles/import',
       name: 'importProfile',
-      roles: WRITE_ROLES,
+      roles: PROFILE_WRITE_ROLES,
       description: 'Add a profile from an exported one (bare, or as {properties}); answers {status, message, data}',
       input: { body: importBody },
       async handle({ body }, ctx) {
@@ -58,12 +56,11 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
         return { body: { status: 'OK', message: `Profile ${written.profile.id} imported`, data: written.profile } };
       },
     }),
-    defineRoute<Empty, Empty, Properties>({
-      ...common,
+    route<Empty, Empty, Properties>({
       method: 'POST',
       path: '/profiles',
       name: 'createProfile',
-      roles: WRITE_ROLES,
+      roles: PROFILE_WRITE_ROLES,
       description: 'Create a profile from {properties: {id, ...}}; answers {status, message, data}',
       input: { body: propertiesBody },
       async handle({ body }, ctx) {
@@ -72,36 +69,33 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
         return { body: { status: 'OK', message: `Profile ${written.profile.id} created`, data: written.profile } };
       },
     }),
-    defineRoute<IdParams>({
-      ...common,
+    route<IdParams>({
       method: 'GET',
       path: '/profiles/:id/export',
       name: 'exportProfile',
-      roles: READ_ROLES,
+      roles: PROFILE_READ_ROLES,
       description: 'One profile, bare, in the form import takes',
       input: { params: idParam },
       async handle({ params }) {
         return { body: await profiles.export(params.id) };
       },
     }),
-    defineRoute<IdParams>({
-      ...common,
+    route<IdParams>({
       method: 'GET',
       path: '/profiles/:id',
       name: 'getProfile',
-      roles: READ_ROLES,
+      roles: PROFILE_READ_ROLES,
       description: 'One profile as {metadata: {isActive, activeSync}, profile}',
       input: { params: idParam },
       async handle({ params }) {
         return { body: await profiles.get(params.id) };
       },
     }),
-    defineRoute<IdParams, Empty, Properties>({
-      ...common,
+    route<IdParams, Empty, Properties>({
       method: 'PUT',
       path: '/profiles/:id',
       name: 'updateProfile',
-      roles: WRITE_ROLES,
+      roles: PROFILE_WRITE_ROLES,
       description: 'Replace the sections given in {properties}; answers {status, message, data}',
       input: { params: idParam, body: propertiesBody },
       async handle({ params, body }, ctx) {
@@ -110,12 +104,11 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
         return { body: { status: 'OK', message: `Profile ${params.id} updated`, data: written.profile } };
       },
     }),
-    defineRoute<IdParams>({
-      ...common,
+    route<IdParams>({
       method: 'DELETE',
       path: '/profiles/:id',
       name: 'deleteProfile',
-      roles: WRITE_ROLES,
+      roles: PROFILE_WRITE_ROLES,
       description: 'Delete a profile other than the active one; answers {status, message, data}',
       input: { params: idParam },
       async handle({ params }) {
@@ -123,12 +116,11 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
         return { body: { status: 'OK', message: `Profile ${params.id} deleted`, data: deleted } };
       },
     }),
-    defineRoute<IdParams>({
-      ...common,
+    route<IdParams>({
       method: 'PUT',
       path: '/profiles/:id/active',
       name: 'switchActiveProfile',
-      roles: WRITE_ROLES,
+      roles: PROFILE_WRITE_ROLES,
       description: 'Make this profile the active one; answers {status, message}',
       input: { params: idParam },
       async handle({ params }) {

@@ -3,35 +3,32 @@
  * application's admin role, which the `admins` group holds.
  * `/nso_manager/*`, the real platform's path, is the gateway's alias of these.
  */
-import { defineRoute, joiBody, joiParams } from '../../../kernel/index.ts';
+import { joiBody, joiParams, routeHelper } from '../../../kernel/index.ts';
 import type { AnyRoute } from '../../../kernel/index.ts';
 import type { Relay } from './relay.ts';
 import { adapterIdSchema, restActionSchema, restQuerySchema } from './schemas.ts';
 
 export const ORCHESTRATOR_MANAGER = 'OrchestratorManager';
+const route = routeHelper({ provenance: ORCHESTRATOR_MANAGER, surface: 'plain' });
 
 export function relayRoutes(relay: Relay): AnyRoute[] {
   return [
-    defineRoute({
+    route({
       method: 'POST',
       path: '/orchestrator_manager/restAction/:adapterId',
       name: 'restAction',
-      provenance: ORCHESTRATOR_MANAGER,
       roles: ['admin'],
-      surface: 'plain',
       description: 'Sends a REST call (any method) to an orchestrator through the named adapter; answers its status',
       input: { params: joiParams(adapterIdSchema), body: joiBody(restActionSchema) },
       async handle({ params, body }) {
         return { body: await relay.restAction(params.adapterId, body) };
       },
     }),
-    defineRoute({
+    route({
       method: 'POST',
       path: '/orchestrator_manager/restQuery/:adapterId',
       name: 'restQuery',
-      provenance: ORCHESTRATOR_MANAGER,
       roles: ['admin'],
-      surface: 'plain',
       description: 'Reads data from an orchestrator through the named adapter; answers it as instance_data',
       input: { params: joiParams(adapterIdSchema), body: joiBody(restQuerySchema) },
       async handle({ params, body }) {

@@ -10,7 +10,7 @@ import type { Caller } from '../auth/caller.ts';
 import type { MethodInfo } from '../auth/roles.ts';
 import { whoami } from '../auth/whoami.ts';
 import type { Engine } from '../engine/engine.ts';
-import { defineRoute, UnauthenticatedError } from '../../../kernel/index.ts';
+import { routeHelper, UnauthenticatedError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, Logger, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
 import { groups as groupType, workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
@@ -22,9 +22,10 @@ import { addServiceBody, emptyBody, filterParam, idParam, orderBody, pageQuery, 
 import type { AddServiceBody, OrderBody, Page, UpdateServiceBody } from './schemas.ts';
 import { serviceModels } from './service-models.ts';
 
-const READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'] as const;
-const WRITE_ROLES = ['admin', 'engineering'] as const;
-const ORDER_ROLES = ['admin', 'apiwrite', 'operations', 'engineering'] as const;
+const SERVICE_CATALOG_READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'] as const;
+const SERVICE_CATALOG_WRITE_ROLES = ['admin', 'engineering'] as const;
+const SERVICE_CATALOG_ORDER_ROLES = ['admin', 'apiwrite', 'operations', 'engineering'] as const;
+const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 
 export interface ServiceCatalogDeps {
   readonly store: Store;
@@ -62,14 +63,12 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
   const catalog = new ServiceCatalog(deps.store, workflows);
   // Stateless (it reads the config and the store), so a second instance next to the relay's costs nothing.
   const registry = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
-  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
   return [
-    defineRoute<NoQuery, NoQuery, AddServiceBody>({
-      ...common,
+    route<NoQuery, NoQuery, AddServiceBody>({
       method: 'POST',
       path: '/service_catalog/AddNewService',
       name: 'AddNewServiceToCatalog',
-      roles: WRITE_ROLES,
+      roles: SERVICE_CATALOG_WRITE_ROLES,
       description: 'Add a service {service: {name, description, workflow, formId | (form given), groups}, form?: {name, description, schema, uiSchema}}; answers the service',
       input: { body: addServiceBody },
       async handle({ body }, ctx) {
@@ -78,12 +77,11 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: service };
       },
     }),
-    defineRoute<NoQuery, NoQuery, UpdateServiceBody>({
-      ...common,
+    route<NoQuery, NoQuery, UpdateServiceBody>({
       method: 'POST',
       path: '/service_catalog/UpdateService',
       name: 'UpdateServiceInCatalog',
-      roles: WRITE_ROLES,
+      roles: SERVICE_CATALOG_WRITE_ROLES,
       description: 'Change a service {service: {_id, the fields to change}, form?: a new form for it}; answers the service',
       input: { body: updateServiceBody },
       async handle({ body }, ctx) {
@@ -92,12 +90,11 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: service };
       },
     }),
-    defineRoute<Params, NoQuery, Record<string, never>>({
-      ...common,
+    route<Params, NoQuery, Record<string, never>>({
       method: 'POST',
       path: '/service_catalog/deleteService/:id',
       name: 'deleteService',
-      roles: WRITE_ROLES,
+      roles: SERVICE_CATALOG_WRITE_ROLES,
       description: 'Delete a service (its form is kept); answers {deleted: true, _id, name}',
       input: { params: idParam('id'), body: emptyBody },
       async handle({ params }, ctx) {
@@ -106,60 +103,55 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: { deleted: true, _id: service._id, name: service.name } };
       },
     }),
-    defineRoute<Params, NoQuery, undefined>({
-      ...common,
+    route<Params, NoQuery, undefined>({
       method: 'GET',
       path: '/service_catalog/GetFormData/:form_id',
       name: 'GetFormData',
-      roles: READ_ROLES,
+      roles: SERVICE_CATALOG_READ_ROLES,
       description: 'A form by id: {_id, name, description, schema, uiSchema, created, createdBy, lastUpdated, lastUpdatedBy}',
       input: { params: idParam('form_id') },
       async handle({ params }) {
         return { body: await catalog.form(params['form_id']!) };
       },
     }),
-    defineRoute<Params, NoQuery, undefined>({
-      ...common,
+    route<Params, NoQuery, undefined>({
       method: 'GET',
       path: '/service_catalog/GetFormId/:service_id',
       name: 'GetFormId',
-      roles: READ_ROLES,
+      roles: SERVICE_CATALOG_READ_ROLES,
       description: 'A service by id, with its formId',
       input: { params: idParam('service_id') },
       async handle({ params }, ctx) {
         return { body: await catalog.service(params['service_id']!, callerOf(ctx)) };
       },
     }),
-    defineRoute<NoQuery, Page, undefined>({
-      ...common,
+    route<NoQuery, Page, undefined>({
       method: 'GET',
       path: '/service_catalog/GetForms',
       name: 'GetForms',
-      roles: READ_ROLES,
+      roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Forms by name, with limit and skip; answers {results, total}',
       input: { query: pageQuery },
       async handle({ query }) {
         return { body: await catalog.listForms(query) };
       },
     }),
-    defineRoute<Params, Page, undefined>({
-      ...common,
+    route<Params, Page, undefined>({
       method: 'GET',
       path: '/service_catalog/ServiceCatalogStore/:filter',
       name: 'ServiceCatalogStore',
-      roles: READ_ROLES,
+      roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Services the caller may see, by name: `all`, or those whose name contains the filter (case-sensitive); limit and skip; answers {results, total}',
       input: { params: filterParam, query: pageQuery },
       async handle({ params, query }, ctx) {
         return { body: await catalog.listServices(params['filter']!, callerOf(ctx), query) };
       },
     }),
-    defineRoute<NoQuery, SearchQuery, undefined>({
-      ...common,
+    route<NoQuery, SearchQuery, undefined>({
       method: 'GET',
       path: '/service_catalog/getGroups',
       name: 'getGroups',
-      roles: READ_ROLES,
+      roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Groups a service may be restricted to: {results: [{_id, name, description, provenance, inactive}], total}, with the generic list parameters',
       input: { query: listQuery(groupType, { inactive: true }) },
       async handle({ query }) {
@@ -167,24 +159,22 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: { results: page.docs.map((g) => pick(g, GROUP_FIELDS)), total: page.total } };
       },
     }),
-    defineRoute<NoQuery, NoQuery, undefined>({
-      ...common,
+    route<NoQuery, NoQuery, undefined>({
       method: 'GET',
       path: '/service_catalog/GetUserObject',
       name: 'GetUserObject',
-      roles: READ_ROLES,
+      roles: SERVICE_CATALOG_READ_ROLES,
       description: 'The caller, as GET /whoami answers it',
       input: {},
       async handle(_input, ctx) {
         return { body: whoami(callerOf(ctx), deps.methods()) };
       },
     }),
-    defineRoute<NoQuery, SearchQuery, undefined>({
-      ...common,
+    route<NoQuery, SearchQuery, undefined>({
       method: 'GET',
       path: '/service_catalog/GetWorkflows',
       name: 'GetWorkflows',
-      roles: READ_ROLES,
+      roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Workflows a service may start, without their tasks and transitions: {results, total}, with the generic list parameters',
       input: { query: listQuery(workflowType) },
       async handle({ query }) {
@@ -192,12 +182,11 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: { results: page.docs.map(workflowSummary), total: page.total } };
       },
     }),
-    defineRoute<NoQuery, NoQuery, OrderBody>({
-      ...common,
+    route<NoQuery, NoQuery, OrderBody>({
       method: 'POST',
       path: '/service_catalog/invokeServiceOrder',
       name: 'invokeServiceOrder',
-      roles: ORDER_ROLES,
+      roles: SERVICE_CATALOG_ORDER_ROLES,
       description: "Order a service {serviceId | service_id | name, formData, description?}: checks formData against the service's form and starts its workflow with formData as the job variables; answers the job",
       input: { body: orderBody },
       async handle({ body }, ctx) {
@@ -206,12 +195,11 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: job };
       },
     }),
-    defineRoute<NoQuery, { adapterId?: string }, undefined>({
-      ...common,
+    route<NoQuery, { adapterId?: string }, undefined>({
       method: 'GET',
       path: '/service_catalog/ServiceModels',
       name: 'ServiceModels',
-      roles: READ_ROLES,
+      roles: SERVICE_CATALOG_READ_ROLES,
       description: "The orchestrator's service models, through the relay (adapterId, or the first nso adapter): {adapterId, results: [{name, module, path, kind, instances}], total}",
       input: { query: serviceModelsQuery },
       async handle({ query }) {

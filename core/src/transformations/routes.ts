@@ -5,7 +5,7 @@
  * plain shape `{message, code, details}`.
  */
 import Joi from 'joi';
-import { defineRoute, joiParams, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
+import { joiParams, routeHelper, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { transformations as transformationType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
@@ -15,9 +15,10 @@ import { OBJECT_ID } from './service.ts';
 import type { Transformations } from './service.ts';
 
 export const PROVENANCE = 'Jst';
-export const READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
-export const WRITE_ROLES = ['admin', 'designer', 'engineering'];
-export const RUN_ROLES = ['admin', 'apiwrite', 'designer', 'engineering', 'operations'];
+const JST_READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
+const JST_WRITE_ROLES = ['admin', 'designer', 'engineering'];
+const JST_RUN_ROLES = ['admin', 'apiwrite', 'designer', 'engineering', 'operations'];
+const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 
 type IdParams = { id: string };
 type NoParams = Record<string, never>;
@@ -69,17 +70,15 @@ function author(ctx: RouteContext): Author {
 }
 
 export function transformationRoutes(service: Transformations): AnyRoute[] {
-  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
   // The platform's CLI calls the collection without the trailing slash; both are served.
   const collection = ['/transformations/', '/transformations'];
   return [
     ...collection.map((path) =>
-      defineRoute<NoParams, NoParams, unknown>({
-        ...common,
+      route<NoParams, NoParams, unknown>({
         method: 'POST',
         path,
         name: 'createTransformation',
-        roles: WRITE_ROLES,
+        roles: JST_WRITE_ROLES,
         description: 'Create a transformation {name, description, incoming, outgoing, mapping}; answers the stored document',
         input: { body: anyBody },
         async handle({ body }, ctx) {
@@ -90,12 +89,11 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
       }),
     ),
     ...collection.map((path) =>
-      defineRoute<NoParams, SearchQuery, undefined>({
-        ...common,
+      route<NoParams, SearchQuery, undefined>({
         method: 'GET',
         path,
         name: 'searchTransformations',
-        roles: READ_ROLES,
+        roles: JST_READ_ROLES,
         description: 'List transformations {results, total} (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
         input: { query: listParams() },
         async handle({ query }) {
@@ -104,12 +102,11 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
       }),
     ),
     // Before `POST /transformations/:id`, which would otherwise read `import` as an id.
-    defineRoute<NoParams, NoParams, unknown>({
-      ...common,
+    route<NoParams, NoParams, unknown>({
       method: 'POST',
       path: '/transformations/import',
       name: 'importTransformation',
-      roles: WRITE_ROLES,
+      roles: JST_WRITE_ROLES,
       description: 'Import a transformation document (or an array); a taken name becomes "name (n)"; answers what was stored',
       input: { body: anyBody },
       async handle({ body }, ctx) {
@@ -119,24 +116,22 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
         return { body: imported };
       },
     }),
-    defineRoute<IdParams, NoParams, undefined>({
-      ...common,
+    route<IdParams, NoParams, undefined>({
       method: 'GET',
       path: '/transformations/:id',
       name: 'getTransformation',
-      roles: READ_ROLES,
+      roles: JST_READ_ROLES,
       description: 'Read one transformation',
       input: { params: idParam },
       async handle({ params }) {
         return { body: await service.get(params.id) };
       },
     }),
-    defineRoute<IdParams, NoParams, unknown>({
-      ...common,
+    route<IdParams, NoParams, unknown>({
       method: 'PUT',
       path: '/transformations/:id',
       name: 'updateTransformation',
-      roles: WRITE_ROLES,
+      roles: JST_WRITE_ROLES,
       description: 'Replace the editable fields of a transformation (checked like a new one); answers the stored document',
       input: { params: idParam, body: anyBody },
       async handle({ params, body }, ctx) {
@@ -145,12 +140,11 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
         return { body: updated };
       },
     }),
-    defineRoute<IdParams, NoParams, undefined>({
-      ...common,
+    route<IdParams, NoParams, undefined>({
       method: 'DELETE',
       path: '/transformations/:id',
       name: 'deleteTransformation',
-      roles: WRITE_ROLES,
+      roles: JST_WRITE_ROLES,
       description: 'Delete a transformation; answers 204',
       input: { params: idParam },
       async handle({ params }, ctx) {
@@ -159,12 +153,11 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
         return { status: 204, body: null };
       },
     }),
-    defineRoute<IdParams, NoParams, Record<string, unknown>>({
-      ...common,
+    route<IdParams, NoParams, Record<string, unknown>>({
       method: 'POST',
       path: '/transformations/:id',
       name: 'runTransformation',
-      roles: RUN_ROLES,
+      roles: JST_RUN_ROLES,
       description: 'Run a transformation on {incoming: {<$id>: value}, options: {extractOutput}} (or the bare values); answers the values keyed by outgoing $id',
       input: { params: idParam, body: runBody },
       async handle({ params, body }) {

@@ -5,7 +5,7 @@
  * Errors are in the plain shape `{message, code, details}`.
  */
 import Joi from 'joi';
-import { defineRoute, joiBody, joiParams, UnauthenticatedError } from '../../../kernel/index.ts';
+import { joiBody, joiParams, routeHelper, UnauthenticatedError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
 import { workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
@@ -13,8 +13,9 @@ import { editPath, WORKFLOW_ID, WorkflowService } from './service.ts';
 import { MAX_NAME_LENGTH } from './validate.ts';
 
 export const PROVENANCE = 'AutomationStudio';
-export const READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
-export const WRITE_ROLES = ['admin', 'designer', 'engineering'];
+const STUDIO_READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
+const STUDIO_WRITE_ROLES = ['admin', 'designer', 'engineering'];
+const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 
 type IdParams = { id: string };
 type IdOrNameParams = { idOrName: string };
@@ -34,14 +35,12 @@ function username(ctx: RouteContext): string {
 
 export function workflowRoutes(store: Store): AnyRoute[] {
   const service = new WorkflowService(store);
-  const common = { provenance: PROVENANCE, surface: 'plain' } as const;
   return [
-    defineRoute<Record<string, never>, Record<string, never>, { automation: Record<string, unknown> }>({
-      ...common,
+    route<Record<string, never>, Record<string, never>, { automation: Record<string, unknown> }>({
       method: 'POST',
       path: '/automation-studio/automations',
       name: 'createAutomation',
-      roles: WRITE_ROLES,
+      roles: STUDIO_WRITE_ROLES,
       description: 'Create a workflow from {automation}; answers {created, edit}',
       input: { body: createBody },
       async handle({ body }, ctx) {
@@ -50,12 +49,11 @@ export function workflowRoutes(store: Store): AnyRoute[] {
         return { status: 200, body: { created, edit: editPath(created._id) } };
       },
     }),
-    defineRoute<IdParams, Record<string, never>, { update: Record<string, unknown> }>({
-      ...common,
+    route<IdParams, Record<string, never>, { update: Record<string, unknown> }>({
       method: 'PUT',
       path: '/automation-studio/automations/:id',
       name: 'updateAutomation',
-      roles: WRITE_ROLES,
+      roles: STUDIO_WRITE_ROLES,
       description: 'Update a workflow from {update}, laid over the stored one; answers the saved workflow',
       input: { params: idParam, body: updateBody },
       async handle({ params, body }, ctx) {
@@ -64,12 +62,11 @@ export function workflowRoutes(store: Store): AnyRoute[] {
         return { body: updated };
       },
     }),
-    defineRoute<Record<string, never>, SearchQuery, undefined>({
-      ...common,
+    route<Record<string, never>, SearchQuery, undefined>({
       method: 'GET',
       path: '/automation-studio/automations',
       name: 'getAutomations',
-      roles: READ_ROLES,
+      roles: STUDIO_READ_ROLES,
       description: 'List workflows (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
       input: { query: listQuery(workflowType) },
       async handle({ query }) {
@@ -77,24 +74,22 @@ export function workflowRoutes(store: Store): AnyRoute[] {
         return { body: { items: page.docs, total: page.total, skip: query.skip, limit: query.limit } };
       },
     }),
-    defineRoute<IdOrNameParams, Record<string, never>, undefined>({
-      ...common,
+    route<IdOrNameParams, Record<string, never>, undefined>({
       method: 'GET',
       path: '/automation-studio/automations/:idOrName',
       name: 'getAutomation',
-      roles: READ_ROLES,
+      roles: STUDIO_READ_ROLES,
       description: 'Read one workflow by its id, or else by its exact name',
       input: { params: idOrNameParam },
       async handle({ params }) {
         return { body: await service.getByIdOrName(params.idOrName) };
       },
     }),
-    defineRoute<IdParams, Record<string, never>, undefined>({
-      ...common,
+    route<IdParams, Record<string, never>, undefined>({
       method: 'DELETE',
       path: '/automation-studio/automations/:id',
       name: 'deleteAutomation',
-      roles: WRITE_ROLES,
+      roles: STUDIO_WRITE_ROLES,
       description: 'Delete a workflow, unless running or paused jobs still use it',
       input: { params: idParam },
       async handle({ params }, ctx) {

@@ -8,10 +8,6 @@ import type { Condition, Doc, DocCollection, DocType, ErrorDetail, RawParam, Sea
 import { listQuery } from '../../http/list-query.ts';
 import { pageMetadata } from '../search-service.ts';
 import type { PageMetadata } from '../search-service.ts';
-import { READ_ROLES } from '../search-routes.ts';
-
-export { READ_ROLES };
-export const WRITE_ROLES = ['admin', 'apiwrite', 'engineering', 'operations'] as const;
 
 export interface Envelope {
   readonly message: string;

@@ -6,11 +6,11 @@
  * ones 400.
  */
 import Joi from 'joi';
-import { BadRequestError, checkData, defineRoute, joiBody, joiParams, NotFoundError, summary, ValidationError } from '../../../../kernel/index.ts';
+import { BadRequestError, checkData, joiBody, joiParams, NotFoundError, summary, ValidationError } from '../../../../kernel/index.ts';
 import type { AnyRoute, Validator } from '../../../../kernel/index.ts';
 import { objectId } from '../automations/model.ts';
-import { envelope, WRITE_ROLES } from '../automations/om-list.ts';
-import { OM } from '../search-routes.ts';
+import { envelope } from '../automations/om-list.ts';
+import { OM_WRITE_ROLES, omRoute } from '../route.ts';
 import type { TriggerDoc } from './model.ts';
 import type { AutomationRunner } from './run.ts';
 import type { TriggerService } from './service.ts';
@@ -35,13 +35,11 @@ function asVariables(body: unknown): Record<string, unknown> {
 
 export function triggerRunRoutes(service: TriggerService, runner: AutomationRunner): AnyRoute[] {
   return [
-    defineRoute<{ routeName: string }, Record<string, never>, unknown>({
+    omRoute<{ routeName: string }, Record<string, never>, unknown>({
       method: 'POST',
       path: '/operations-manager/triggers/endpoint/:routeName',
       name: 'runEndpointTriggerWithPost',
-      provenance: OM,
-      roles: WRITE_ROLES,
-      surface: 'operations-manager',
+      roles: OM_WRITE_ROLES,
       description: "Start the automation of the enabled endpoint trigger of this route, with the body as job variables",
       input: { params: joiParams(Joi.object({ routeName: Joi.string().max(200).required() })), body: anyBody },
       async handle({ params, body }, ctx) {
@@ -53,13 +51,11 @@ export function triggerRunRoutes(service: TriggerService, runner: AutomationRunn
         return envelope(STARTED, job);
       },
     }),
-    defineRoute<{ id: string }, Record<string, never>, { formData: Record<string, unknown> }>({
+    omRoute<{ id: string }, Record<string, never>, { formData: Record<string, unknown> }>({
       method: 'POST',
       path: '/operations-manager/triggers/manual/:id/run',
       name: 'runManualTrigger',
-      provenance: OM,
-      roles: WRITE_ROLES,
-      surface: 'operations-manager',
+      roles: OM_WRITE_ROLES,
       description: 'Start the automation of a manual trigger, with formData as job variables',
       input: {
         params: joiParams(Joi.object({ id: objectId().required() })),
