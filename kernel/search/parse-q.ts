@@ -11,6 +11,7 @@ import type { DocType } from './fields.ts';
 import { isForbiddenKey } from './fields.ts';
 import { buildLeaf, isOperator, LeafError } from './leaf.ts';
 import type { LeafLimits, LeafValue } from './leaf.ts';
+import { isPlainObject } from '../objects.ts';
 
 export interface QLimits extends LeafLimits {
   readonly maxQDepth: number;
@@ -37,13 +38,9 @@ export function parseQ(text: string, type: DocType, limits: QLimits): Condition 
   return node(json, 'q', 1, type, limits, state);
 }
 
-function isObject(v: Json): v is { [key: string]: Json } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function node(value: Json, at: string, depth: number, type: DocType, limits: QLimits, state: { nodes: number }): Condition | null {
   if (depth > limits.maxQDepth) throw new QError(at, `nests deeper than ${limits.maxQDepth} levels`);
-  if (!isObject(value)) throw new QError(at, 'must be a JSON object of operators');
+  if (!isPlainObject(value)) throw new QError(at, 'must be a JSON object of operators');
   const parts: Condition[] = [];
   for (const key of Object.keys(value)) {
     const here = `${at}.${key}`;
@@ -63,7 +60,7 @@ function node(value: Json, at: string, depth: number, type: DocType, limits: QLi
       if (!inner) throw new QError(here, 'must hold at least one condition');
       parts.push({ kind: 'not', item: inner });
     } else if (isOperator(key)) {
-      if (!isObject(child)) throw new QError(here, 'must be an object mapping field names to values');
+      if (!isPlainObject(child)) throw new QError(here, 'must be an object mapping field names to values');
       for (const path of Object.keys(child)) {
         const leafAt = `${here}.${path}`;
         if (path.split('.').some(isForbiddenKey)) throw new QError(leafAt, `uses the forbidden key ${JSON.stringify(path)}`);

@@ -2,6 +2,7 @@
  * include / exclude projections. Applied to plain documents after they are
  * read, identically for both stores.
  */
+import { isPlainObject } from '../objects.ts';
 
 export type Doc = Record<string, unknown>;
 
@@ -42,10 +43,6 @@ export function applyProjection(doc: Doc, projection: Projection): Doc {
       return out;
     }
   }
-}
-
-function isPlainObject(value: unknown): value is Doc {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function copyPath(from: Doc, to: Doc, segments: string[]): void {

@@ -3,6 +3,7 @@
  * what type a value is; the registry does. A value the type cannot read is a
  * client error, never a silent string match.
  */
+import { isObjectId } from '../store/ids.ts';
 import type { FieldDef } from './fields.ts';
 
 export type Scalar = string | number | boolean;
@@ -11,7 +12,6 @@ export type Scalar = string | number | boolean;
 export class ValueError extends Error {}
 
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
-const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:?\d{2})?$/;
@@ -32,7 +32,7 @@ export function readValue(field: FieldDef, raw: string | number | boolean): Scal
       if (raw === 'false') return false;
       throw new ValueError('must be true or false');
     case 'objectId':
-      if (typeof raw !== 'string' || !OBJECT_ID.test(raw)) throw new ValueError('must be an object id of exactly 24 hexadecimal characters');
+      if (!isObjectId(raw)) throw new ValueError('must be an object id of exactly 24 hexadecimal characters');
       return raw.toLowerCase();
     case 'uuid':
       if (typeof raw !== 'string' || !UUID.test(raw)) throw new ValueError('must be a UUID');

@@ -6,6 +6,7 @@
  * and every action is allowed in the job's status at that moment
  * (docs/lifecycle.md). A sequence whose start failed begins again.
  */
+import { isPlainObject } from '../../kernel/index.ts';
 
 export type Target = 'core' | 'gateway';
 
@@ -48,19 +49,16 @@ export function approvalWorkflow(): Record<string, unknown> {
   };
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Keeps the started job's id and its manual task's document id; `data` is where the job sits in the answer. */
 function keepStarted(into: 'jobId' | 'secondJobId', unwrap: boolean) {
   return (body: unknown, ctx: SequenceContext): string | null => {
-    const job = unwrap ? (isObject(body) ? body['data'] : undefined) : body;
-    if (!isObject(job) || typeof job['_id'] !== 'string') return 'the answer holds no started job';
+    const job = unwrap ? (isPlainObject(body) ? body['data'] : undefined) : body;
+    if (!isPlainObject(job) || typeof job['_id'] !== 'string') return 'the answer holds no started job';
     if (job['status'] !== 'running') return `the started job is ${String(job['status'])}, not running`;
     ctx[into] = job['_id'];
     if (into === 'jobId') {
-      const task = isObject(job['tasks']) ? job['tasks'][MANUAL_TASK] : undefined;
-      const first = isObject(task) && Array.isArray(task['iterations']) ? task['iterations'][0] : undefined;
+      const task = isPlainObject(job['tasks']) ? job['tasks'][MANUAL_TASK] : undefined;
+      const first = isPlainObject(task) && Array.isArray(task['iterations']) ? task['iterations'][0] : undefined;
       if (typeof first !== 'string') return 'the started job has no running manual task';
       ctx.taskDoc = first;
     }
@@ -71,15 +69,15 @@ function keepStarted(into: 'jobId' | 'secondJobId', unwrap: boolean) {
 /** A job answer (legacy shape: the job itself) in the status the action should have left it in. */
 function jobIn(status: string, unwrap: boolean) {
   return (body: unknown): string | null => {
-    const job = unwrap ? (isObject(body) ? body['data'] : undefined) : body;
-    if (!isObject(job)) return 'the answer holds no job';
+    const job = unwrap ? (isPlainObject(body) ? body['data'] : undefined) : body;
+    if (!isPlainObject(job)) return 'the answer holds no job';
     return job['status'] === status ? null : `the job is ${String(job['status'])}, not ${status}`;
   };
 }
 
 /** A search answer: the envelope with a data list (or the legacy results wrapper). */
 function list(field: 'data' | 'results') {
-  return (body: unknown): string | null => (isObject(body) && Array.isArray(body[field]) ? null : `the answer has no ${field} list`);
+  return (body: unknown): string | null => (isPlainObject(body) && Array.isArray(body[field]) ? null : `the answer has no ${field} list`);
 }
 
 const q = (value: unknown): string => encodeURIComponent(JSON.stringify(value));

@@ -4,15 +4,13 @@
  * request stream; should the parser ever read DELETE too, its result is used.
  */
 import Joi from 'joi';
-import { AppError, joiBody, ValidationError } from '../../../kernel/index.ts';
+import { AppError, joiBody, joiObjectId, ValidationError } from '../../../kernel/index.ts';
 import type { RouteContext } from '../../../kernel/index.ts';
-import { OBJECT_ID } from './document.ts';
 
 const MAX_BYTES = 1024 * 1024;
 export const MAX_IDS = 1000;
 
-const objectId = () => Joi.string().pattern(OBJECT_ID).lowercase().messages({ 'string.pattern.base': 'must be an automation id (24 hexadecimal characters)' });
-const ids = () => Joi.array().items(objectId()).min(1).max(MAX_IDS);
+const ids = () => Joi.array().items(joiObjectId('an automation id')).min(1).max(MAX_IDS);
 const schema = joiBody<string[] | { ids: string[] }>(Joi.alternatives().try(ids(), Joi.object({ ids: ids().required() })));
 
 async function readStream(ctx: RouteContext): Promise<unknown> {

@@ -3,7 +3,7 @@
  * Agenda's job fields at the root, the catalog's own under `data`. Also the
  * export (import) format and the checks every write path shares.
  */
-import { ValidationError } from '../../../kernel/index.ts';
+import { isObjectId, isPlainObject, ValidationError } from '../../../kernel/index.ts';
 import type { Doc, ErrorDetail } from '../../../kernel/index.ts';
 import { checkRepeat, isValidTimezone, nextRun } from '../scheduler/schedule.ts';
 
@@ -55,7 +55,6 @@ export interface ScheduleChange {
   disabled?: boolean;
 }
 
-export const OBJECT_ID = /^[0-9a-f]{24}$/;
 export const MAX_NAME_LENGTH = 256;
 
 /** A new automation: no workflow, no schedule. */
@@ -126,8 +125,9 @@ export function applySchedule(doc: AutomationDoc, change: ScheduleChange, now: n
   if (change.disabled !== undefined) doc.disabled = change.disabled;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An imported `_id` is kept only when it is already as this catalog stores ids (lower case); any other gets a new id. */
+function isLowerCaseObjectId(value: unknown): value is string {
+  return isObjectId(value) && value === value.toLowerCase();
 }
 
 function stringList(value: unknown): string[] | null {
@@ -154,29 +154,29 @@ export function isoOrNull(value: unknown): string | null | undefined {
  * (run state reset), or lists what is wrong with it at `where`.
  */
 export function readImported(input: unknown, where: string, user: string, now: number): { doc: AutomationDoc } | { problems: ErrorDetail[] } {
-  if (!isRecord(input)) return { problems: [{ parameter: where, message: 'must be an automation object' }] };
+  if (!isPlainObject(input)) return { problems: [{ parameter: where, message: 'must be an automation object' }] };
   const problems: ErrorDetail[] = [];
   const name = input['name'];
   if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME_LENGTH) problems.push({ parameter: `${where}.name`, message: `must be a string of 1 to ${MAX_NAME_LENGTH} characters` });
   const data = input['data'] ?? {};
-  if (!isRecord(data)) problems.push({ parameter: `${where}.data`, message: 'must be an object' });
-  const d: Record<string, unknown> = isRecord(data) ? data : {};
+  if (!isPlainObject(data)) problems.push({ parameter: `${where}.data`, message: 'must be an object' });
+  const d: Record<string, unknown> = isPlainObject(data) ? data : {};
   const description = d['description'] ?? input['description'] ?? '';
   if (typeof description !== 'string') problems.push({ parameter: `${where}.data.description`, message: 'must be a string' });
-  const doc = newAutomation(typeof input['_id'] === 'string' && OBJECT_ID.test(input['_id']) ? input['_id'] : '', String(name), String(description), user, now);
+  const doc = newAutomation(isLowerCaseObjectId(input['_id']) ? input['_id'] : '', String(name), String(description), user, now);
   optionalString(d, 'workflow', doc.data, problems, where);
   optionalString(d, 'workflowId', doc.data, problems, where);
   optionalString(d, 'formId', doc.data, problems, where);
   if (doc.data.workflow !== undefined && doc.data.workflowId !== undefined) problems.push({ parameter: `${where}.data`, message: 'names its workflow by workflow or by workflowId, not both' });
   if (d['gbac'] !== undefined && d['gbac'] !== null) {
-    const gbac = isRecord(d['gbac']) ? d['gbac'] : {};
+    const gbac = isPlainObject(d['gbac']) ? d['gbac'] : {};
     const read = stringList(gbac['read'] ?? []);
     const write = stringList(gbac['write'] ?? []);
     if (!read || !write) problems.push({ parameter: `${where}.data.gbac`, message: 'must be {read: [group ids], write: [group ids]}' });
     else doc.data.gbac = { read, write };
   }
   if (d['formData'] !== undefined && d['formData'] !== null) {
-    if (!isRecord(d['formData'])) problems.push({ parameter: `${where}.data.formData`, message: 'must be an object' });
+    if (!isPlainObject(d['formData'])) problems.push({ parameter: `${where}.data.formData`, message: 'must be an object' });
     else doc.data.formData = d['formData'];
   }
   const nextRunAt = isoOrNull(input['nextRunAt']);

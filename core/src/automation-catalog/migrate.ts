@@ -4,25 +4,22 @@
  * write dates and ids in extended JSON (`{"$date": ...}`, `{"$oid": ...}`),
  * so both that and plain values are read.
  */
+import { isObjectId, isPlainObject } from '../../../kernel/index.ts';
 
 export type Converted = { readonly input: Record<string, unknown> } | { readonly reason: string };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `{"$oid": hex}` or a hex string. */
 function readId(value: unknown): string | undefined {
-  const raw = isRecord(value) ? value['$oid'] : value;
-  return typeof raw === 'string' && /^[0-9a-fA-F]{24}$/.test(raw) ? raw.toLowerCase() : undefined;
+  const raw = isPlainObject(value) ? value['$oid'] : value;
+  return isObjectId(raw) ? raw.toLowerCase() : undefined;
 }
 
 /** A date as Agenda's stores hold it, as an ISO string; null when absent; undefined when unreadable. */
 export function readDate(value: unknown): string | null | undefined {
   if (value === null || value === undefined) return null;
   let raw: unknown = value;
-  if (isRecord(raw) && '$date' in raw) raw = raw['$date'];
-  if (isRecord(raw) && '$numberLong' in raw) raw = Number(raw['$numberLong']);
+  if (isPlainObject(raw) && '$date' in raw) raw = raw['$date'];
+  if (isPlainObject(raw) && '$numberLong' in raw) raw = Number(raw['$numberLong']);
   const ms = typeof raw === 'number' ? raw : typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
   return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
@@ -44,15 +41,15 @@ const DATA_KEYS = ['description', 'workflow', 'workflowId', 'formId', 'gbac', 'f
  * one. Locks and failure counts stay behind.
  */
 export function fromAgendaJob(job: unknown): Converted {
-  if (!isRecord(job)) return { reason: 'is not a job document (an object)' };
+  if (!isPlainObject(job)) return { reason: 'is not a job document (an object)' };
   const name = job['name'];
   if (typeof name !== 'string' || name.length === 0) return { reason: 'has no name' };
   if (job['repeatAt'] !== undefined && job['repeatAt'] !== null) return { reason: 'uses repeatAt (a time of day), which automations do not support; express it as a cron repeatInterval' };
-  const source = isRecord(job['data']) ? job['data'] : {};
+  const source = isPlainObject(job['data']) ? job['data'] : {};
   const data: Record<string, unknown> = {};
   for (const key of DATA_KEYS) if (source[key] !== undefined && source[key] !== null) data[key] = source[key];
   if (data['workflow'] === undefined && data['workflowId'] === undefined && typeof source['workflowName'] === 'string') data['workflow'] = source['workflowName'];
-  if (data['formData'] === undefined && isRecord(source['variables'])) data['formData'] = source['variables'];
+  if (data['formData'] === undefined && isPlainObject(source['variables'])) data['formData'] = source['variables'];
   if (data['formId'] !== undefined) data['formId'] = readId(data['formId']) ?? data['formId'];
   const dates: Record<string, string | null> = {};
   for (const key of ['nextRunAt', 'lastRunAt', 'lastFinishedAt'] as const) {

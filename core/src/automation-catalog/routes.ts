@@ -6,11 +6,11 @@
  */
 import Joi from 'joi';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { joiBody, joiParams, routeHelper, splitQueryString, ValidationError } from '../../../kernel/index.ts';
+import { joiBody, joiObjectId, joiParams, routeHelper, splitQueryString, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { automations as automationType } from '../store/doc-types.ts';
 import { listQuery, MAX_LIMIT } from '../http/list-query.ts';
-import { exportView, MAX_NAME_LENGTH, OBJECT_ID, view } from './document.ts';
+import { exportView, MAX_NAME_LENGTH, view } from './document.ts';
 import type { ScheduleChange } from './document.ts';
 import { deleteIds } from './delete-body.ts';
 import { PROVENANCE } from './gbac.ts';
@@ -26,8 +26,7 @@ const MAX_ITEMS = 1000;
 type IdParams = { id: string };
 type Empty = Record<string, never>;
 
-const objectId = () => Joi.string().pattern(OBJECT_ID).lowercase().messages({ 'string.pattern.base': 'must be an automation id (24 hexadecimal characters)' });
-const idParam = joiParams<IdParams>(Joi.object({ id: objectId().required() }));
+const idParam = joiParams<IdParams>(Joi.object({ id: joiObjectId('an automation id').required() }));
 const isoDate = () => Joi.string().isoDate().allow(null).messages({ 'string.isoDate': 'must be an ISO 8601 date-time or null' });
 const groupIds = () => Joi.array().items(Joi.string().min(1).max(64)).max(1000);
 const scheduleKeys = {

@@ -12,7 +12,7 @@
  */
 import got, { RequestError } from 'got';
 import type { AdapterConfig } from '../../../config/schema.ts';
-import { AppError } from '../../../kernel/index.ts';
+import { AppError, isPlainObject } from '../../../kernel/index.ts';
 
 export type ActionKind = 'script' | 'playbook' | 'module';
 export const ACTION_KINDS: readonly ActionKind[] = ['script', 'playbook', 'module'];
@@ -37,12 +37,8 @@ export class GatewayError extends AppError {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function messageOf(body: unknown): string {
-  if (isRecord(body) && typeof body['message'] === 'string') return `: ${body['message'].slice(0, 200)}`;
+  if (isPlainObject(body) && typeof body['message'] === 'string') return `: ${body['message'].slice(0, 200)}`;
   return '';
 }
 
@@ -53,15 +49,15 @@ function apiBase(baseUrl: string): string {
 }
 
 function actionsOf(kind: ActionKind, body: unknown): { items: DiscoveredAction[]; received: number; total: number | null } {
-  const data = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body['data']) ? body['data'] : null;
+  const data = Array.isArray(body) ? body : isPlainObject(body) && Array.isArray(body['data']) ? body['data'] : null;
   if (!data) throw new Error('not a list');
-  const meta = isRecord(body) && isRecord(body['meta']) ? body['meta'] : {};
+  const meta = isPlainObject(body) && isPlainObject(body['meta']) ? body['meta'] : {};
   const total = typeof meta['total_count'] === 'number' ? meta['total_count'] : null;
   const items: DiscoveredAction[] = [];
   for (const item of data as unknown[]) {
     // CASE: an entry without a usable name cannot become a task; the rest still can.
-    if (!isRecord(item) || typeof item['name'] !== 'string' || item['name'] === '') continue;
-    const schema = isRecord(item['parameters']) ? item['parameters'] : isRecord(item['schema']) ? item['schema'] : null;
+    if (!isPlainObject(item) || typeof item['name'] !== 'string' || item['name'] === '') continue;
+    const schema = isPlainObject(item['parameters']) ? item['parameters'] : isPlainObject(item['schema']) ? item['schema'] : null;
     items.push({ kind, name: item['name'], description: typeof item['description'] === 'string' ? item['description'] : '', parameters: schema });
   }
   return { items, received: data.length, total };
@@ -157,7 +153,7 @@ export class GatewayClient {
   private async login(credentials: { username: string; password: string }): Promise<string> {
     const answer = await this.send('POST', '/login', { username: credentials.username, password: credentials.password }, null, undefined);
     if (answer.status === 401 || answer.status === 403) throw this.refused(answer, 'POST /login');
-    const token = isRecord(answer.body) ? answer.body['token'] : undefined;
+    const token = isPlainObject(answer.body) ? answer.body['token'] : undefined;
     if (answer.status !== 200 || typeof token !== 'string' || token === '') {
       throw new GatewayError(502, `The ${this.where} answered ${answer.status} to POST /login without a token${messageOf(answer.body)}`);
     }

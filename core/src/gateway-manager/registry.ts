@@ -13,9 +13,8 @@
  * takes effect for the next task that starts, in every process: the registry
  * is read in place where the real platform restarts the application.
  */
-import { isPlainObject } from '../engine/tasks/shared.ts';
 import type { TaskHandler } from '../engine/types.ts';
-import { DuplicateKeyError } from '../../../kernel/index.ts';
+import { DuplicateKeyError, isPlainObject } from '../../../kernel/index.ts';
 import type { Doc, Store } from '../../../kernel/index.ts';
 import { ACTION_KINDS } from './client.ts';
 import type { ActionKind, DiscoveredAction } from './client.ts';

@@ -10,10 +10,11 @@
  * other than success or a non-zero return code (error: the gateway's answer,
  * which is also `result`, so an error transition can read stdout and stderr).
  */
-import { errorOf, isPlainObject, optionalObject } from '../engine/tasks/shared.ts';
+import { errorOf, optionalObject } from '../engine/tasks/shared.ts';
 import { TaskError } from '../engine/types.ts';
 import type { TaskContext, TaskHandler } from '../engine/types.ts';
 import type { ActionKind, DiscoveredAction } from './client.ts';
+import { isPlainObject } from '../../../kernel/index.ts';
 
 /** Runs an action on an adapter; rejects with a message when it cannot. */
 export type ExecuteAction = (adapterId: string, kind: ActionKind, name: string, body: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;

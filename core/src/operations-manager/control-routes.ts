@@ -8,18 +8,17 @@ import type { JobControl } from '../engine/control.ts';
 import type { GroupChange, TaskControl } from '../engine/task-control.ts';
 import type { FinishState } from '../engine/types.ts';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { joiBody, joiParams } from '../../../kernel/index.ts';
+import { joiBody, joiObjectId, joiParams } from '../../../kernel/index.ts';
 import type { AnyRoute, ErrorDetail, HttpMethod } from '../../../kernel/index.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from './route.ts';
 
-const objectId = () => Joi.string().pattern(/^[0-9a-fA-F]{24}$/).lowercase().messages({ 'string.pattern.base': 'must be an id of exactly 24 hexadecimal characters' });
 const taskKey = () => Joi.string().pattern(/^([0-9a-f]{1,4}|workflow_start|workflow_end)$/).messages({ 'string.pattern.base': 'must be a task id of the workflow, such as a1b2' });
 const uuid = () => Joi.string().guid().lowercase().messages({ 'string.guid': 'must be a task document id (a UUID)' });
 const variables = () => Joi.object().unknown(true);
 
-const jobIdParam = joiParams(Joi.object({ id: objectId().required() }));
-const jobIdParam2 = joiParams(Joi.object({ jobId: objectId().required() }));
-const jobTaskParams = joiParams(Joi.object({ jobId: objectId().required(), taskId: taskKey().required() }));
+const jobIdParam = joiParams(Joi.object({ id: joiObjectId().required() }));
+const jobIdParam2 = joiParams(Joi.object({ jobId: joiObjectId().required() }));
+const jobTaskParams = joiParams(Joi.object({ jobId: joiObjectId().required(), taskId: taskKey().required() }));
 const taskDocParam = joiParams(Joi.object({ id: uuid().required() }));
 
 const done = { body: { message: 'Successfully completed the operation', data: null, metadata: {} } };
@@ -31,7 +30,7 @@ function bulk(action: 'cancel' | 'pause' | 'resume', name: string, jobs: JobCont
     name,
     roles: OM_WRITE_ROLES,
     description: `${action[0]!.toUpperCase()}${action.slice(1)} up to 100 jobs, all or none`,
-    input: { body: joiBody(Joi.object({ jobIds: Joi.array().items(objectId()).min(1).max(100).required() })) },
+    input: { body: joiBody(Joi.object({ jobIds: Joi.array().items(joiObjectId()).min(1).max(100).required() })) },
     async handle({ body }, ctx) {
       await jobs.bulk(action, body.jobIds, ctx.caller!);
       return done;
@@ -44,7 +43,7 @@ const startBody = Joi.object({
   options: Joi.object({
     description: Joi.string().allow('').max(4096),
     variables: variables(),
-    groups: Joi.array().items(objectId()),
+    groups: Joi.array().items(joiObjectId()),
     type: Joi.string().max(64),
   }).default({}),
   // The real platform ignores variables given beside options; accept and ignore them.
@@ -76,7 +75,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       roles: OM_WRITE_ROLES,
       description: `Change a job's groups (${name})`,
       input: {
-        params: path.includes(':groupId') ? joiParams(Joi.object({ jobId: objectId().required(), groupId: objectId().required() })) : jobIdParam,
+        params: path.includes(':groupId') ? joiParams(Joi.object({ jobId: joiObjectId().required(), groupId: joiObjectId().required() })) : jobIdParam,
         ...(body ? { body: joiBody(body) } : {}),
       },
       async handle({ params, body: b }, ctx) {
@@ -190,7 +189,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       name: 'assignTask',
       roles: OM_WRITE_ROLES,
       description: 'Assign a manual task to a user',
-      input: { params: taskDocParam, body: joiBody(Joi.object({ userId: objectId().required() })) },
+      input: { params: taskDocParam, body: joiBody(Joi.object({ userId: joiObjectId().required() })) },
       async handle({ params, body }, ctx) {
         await tasks.setOwner(params.id, 'assign', ctx.caller!, body.userId);
         return done;
@@ -210,8 +209,8 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         },
       }),
     ),
-    groups('POST', '/operations-manager/jobs/:id/groups', 'addJobGroup', Joi.object({ groupId: objectId(), group: objectId() }).xor('groupId', 'group'), (_p, b) => ({ op: 'add', groupId: String(b['groupId'] ?? b['group']) })),
-    groups('PUT', '/operations-manager/jobs/:id/groups', 'replaceJobGroups', Joi.object({ groups: Joi.array().items(objectId()).max(1000).required() }), (_p, b) => ({ op: 'replace', groups: b['groups'] as string[] })),
+    groups('POST', '/operations-manager/jobs/:id/groups', 'addJobGroup', Joi.object({ groupId: joiObjectId(), group: joiObjectId() }).xor('groupId', 'group'), (_p, b) => ({ op: 'add', groupId: String(b['groupId'] ?? b['group']) })),
+    groups('PUT', '/operations-manager/jobs/:id/groups', 'replaceJobGroups', Joi.object({ groups: Joi.array().items(joiObjectId()).max(1000).required() }), (_p, b) => ({ op: 'replace', groups: b['groups'] as string[] })),
     groups('DELETE', '/operations-manager/jobs/:id/groups', 'deleteJobGroups', null, () => ({ op: 'clear' })),
     groups('DELETE', '/operations-manager/jobs/:jobId/groups/:groupId', 'deleteJobGroup', null, (p) => ({ op: 'remove', groupId: p.groupId! })),
     omRoute<{ jobId: string; taskId: string }, Record<string, never>, undefined>({

@@ -4,16 +4,12 @@
  * Each reference is resolved with one batched lookup per page, never one per
  * document.
  */
-import { jobs as jobType } from '../../../kernel/index.ts';
+import { isPlainObject, jobs as jobType } from '../../../kernel/index.ts';
 import type { Doc, DocType, Store } from '../../../kernel/index.ts';
 
 const jobsInternal = [...jobType.internal];
 
 type Resolver = (docs: Doc[], store: Store) => Promise<void>;
-
-function isObject(v: unknown): v is Doc {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function strings(values: unknown[]): string[] {
   return [...new Set(values.filter((v): v is string => typeof v === 'string'))];
@@ -35,10 +31,10 @@ function publicAccount(account: Doc): Doc {
 
 const resolvers: Record<string, Resolver> = {
   async job(docs, store) {
-    const jobs = await byId(store, 'jobs', strings(docs.map((d) => (isObject(d['job']) ? d['job']['_id'] : undefined))));
+    const jobs = await byId(store, 'jobs', strings(docs.map((d) => (isPlainObject(d['job']) ? d['job']['_id'] : undefined))));
     for (const d of docs) {
       const ref = d['job'];
-      const job = isObject(ref) && typeof ref['_id'] === 'string' ? jobs.get(ref['_id']) : undefined;
+      const job = isPlainObject(ref) && typeof ref['_id'] === 'string' ? jobs.get(ref['_id']) : undefined;
       if (job) {
         const visible: Doc = { ...job };
         for (const key of ['output', ...jobsInternal]) delete visible[key];
@@ -55,14 +51,14 @@ const resolvers: Record<string, Resolver> = {
   async tasks(docs, store) {
     const ids: unknown[] = [];
     for (const d of docs) {
-      if (!isObject(d['tasks'])) continue;
-      for (const entry of Object.values(d['tasks'])) if (isObject(entry) && Array.isArray(entry['iterations'])) ids.push(...entry['iterations']);
+      if (!isPlainObject(d['tasks'])) continue;
+      for (const entry of Object.values(d['tasks'])) if (isPlainObject(entry) && Array.isArray(entry['iterations'])) ids.push(...entry['iterations']);
     }
     const tasks = await byId(store, 'tasks', strings(ids));
     for (const d of docs) {
-      if (!isObject(d['tasks'])) continue;
+      if (!isPlainObject(d['tasks'])) continue;
       for (const entry of Object.values(d['tasks'])) {
-        if (isObject(entry) && Array.isArray(entry['iterations'])) {
+        if (isPlainObject(entry) && Array.isArray(entry['iterations'])) {
           entry['iterations'] = entry['iterations'].map((id: unknown) => (typeof id === 'string' && tasks.get(id)) || id);
         }
       }
@@ -72,10 +68,10 @@ const resolvers: Record<string, Resolver> = {
     for (const d of docs) if (!('output' in d) || d['output'] === undefined) d['output'] = null;
   },
   async 'accounts.metrics.user'(docs, store) {
-    const accounts = await byId(store, 'accounts', strings(docs.map((d) => (isObject(d['metrics']) ? d['metrics']['user'] : undefined))));
+    const accounts = await byId(store, 'accounts', strings(docs.map((d) => (isPlainObject(d['metrics']) ? d['metrics']['user'] : undefined))));
     for (const d of docs) {
       const metrics = d['metrics'];
-      if (!isObject(metrics) || typeof metrics['user'] !== 'string') continue;
+      if (!isPlainObject(metrics) || typeof metrics['user'] !== 'string') continue;
       const account = accounts.get(metrics['user']);
       if (account) metrics['user'] = publicAccount(account);
     }

@@ -3,7 +3,7 @@
  * `GET /jobs/:id` (also written `/job/:id`) and `GET /tasks/:id`.
  */
 import Joi from 'joi';
-import { jobs, joiParams, parseReadOptions, parseSearch, tasks } from '../../../kernel/index.ts';
+import { jobs, joiObjectId, joiParams, parseReadOptions, parseSearch, tasks } from '../../../kernel/index.ts';
 import type { AnyRoute, DocType, ReadOptions, SearchLimits, SearchRequest } from '../../../kernel/index.ts';
 import { OM_READ_ROLES, omRoute } from './route.ts';
 import type { SearchService } from './search-service.ts';
@@ -11,7 +11,7 @@ import type { SearchService } from './search-service.ts';
 const SEARCH_MESSAGE = 'Successfully retrieved items';
 
 const objectIdParam = Joi.object({
-  id: Joi.string().pattern(/^[0-9a-fA-F]{24}$/).lowercase().required().messages({ 'string.pattern.base': 'must be a job id of exactly 24 hexadecimal characters' }),
+  id: joiObjectId('a job id').required(),
 });
 const uuidParam = Joi.object({
   id: Joi.string().guid().lowercase().required().messages({ 'string.guid': 'must be a task id (a UUID)' }),

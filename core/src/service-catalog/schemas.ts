@@ -5,7 +5,7 @@
  * a silently ignored one.
  */
 import Joi from 'joi';
-import { joiBody, joiParams, joiQuery } from '../../../kernel/index.ts';
+import { joiBody, joiObjectId, joiParams, joiQuery } from '../../../kernel/index.ts';
 import { pageParams } from '../http/list-query.ts';
 
 export interface ServiceFields {
@@ -53,9 +53,6 @@ export interface Page {
 
 export const MAX_NAME_LENGTH = 256;
 
-export const objectId = (): Joi.StringSchema =>
-  Joi.string().pattern(/^[0-9a-fA-F]{24}$/).lowercase().messages({ 'string.pattern.base': 'must be an id of exactly 24 hexadecimal characters' });
-
 const name = Joi.string()
   .min(1)
   .max(MAX_NAME_LENGTH)
@@ -66,8 +63,8 @@ const serviceFields = {
   name,
   description: Joi.string().allow('').max(4096),
   workflow: Joi.string().min(1).max(MAX_NAME_LENGTH),
-  formId: objectId(),
-  groups: Joi.array().items(objectId()).unique().max(100),
+  formId: joiObjectId(),
+  groups: Joi.array().items(joiObjectId()).unique().max(100),
 };
 
 // The schema's own validity is checked by ajv (form-schema.ts), which names what is wrong with it.
@@ -87,15 +84,15 @@ export const addServiceBody = joiBody<AddServiceBody>(
 
 export const updateServiceBody = joiBody<UpdateServiceBody>(
   Joi.object({
-    service: Joi.object({ ...serviceFields, _id: objectId().required() }).required(),
+    service: Joi.object({ ...serviceFields, _id: joiObjectId().required() }).required(),
     form,
   }),
 );
 
 export const orderBody = joiBody<OrderBody>(
   Joi.object({
-    serviceId: objectId(),
-    service_id: objectId(),
+    serviceId: joiObjectId(),
+    service_id: joiObjectId(),
     name: Joi.string().min(1).max(MAX_NAME_LENGTH),
     formData: Joi.object().unknown(true).default({}),
     description: Joi.string().allow('').max(4096),
@@ -107,7 +104,7 @@ export const orderBody = joiBody<OrderBody>(
 // A POST whose path says everything; clients of POST routes tend to send `{}`, which is all it accepts.
 export const emptyBody = joiBody<Record<string, never>>(Joi.object({}));
 
-export const idParam = (key: string) => joiParams<Record<string, string>>(Joi.object({ [key]: objectId().required() }));
+export const idParam = (key: string) => joiParams<Record<string, string>>(Joi.object({ [key]: joiObjectId().required() }));
 
 // `all` lists every service; anything else is a part of the name (see docs).
 export const filterParam = joiParams<{ filter: string }>(Joi.object({ filter: Joi.string().min(1).max(MAX_NAME_LENGTH).required() }));

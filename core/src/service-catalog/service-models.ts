@@ -7,7 +7,7 @@
  * a model without a single instance does not appear.
  */
 import type { AdapterRegistry } from '../adapters/registry.ts';
-import { AppError } from '../../../kernel/index.ts';
+import { AppError, isPlainObject } from '../../../kernel/index.ts';
 import type { Relay } from '../relay/relay.ts';
 
 export const SERVICES_PATH = '/restconf/data/tailf-ncs:services';
@@ -32,15 +32,11 @@ export interface ServiceModelsAnswer {
   readonly total: number;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function model(name: string, value: unknown): ServiceModel {
   const module = name.slice(0, name.indexOf(':'));
   const path = `${SERVICES_PATH}/${name}`;
   if (Array.isArray(value)) return { name, module, path, kind: 'list', instances: value.length };
-  if (isObject(value)) {
+  if (isPlainObject(value)) {
     const instances = Object.values(value).reduce<number>((n, child) => n + (Array.isArray(child) ? child.length : 0), 0);
     return { name, module, path, kind: 'container', instances };
   }
@@ -49,8 +45,8 @@ function model(name: string, value: unknown): ServiceModel {
 
 /** The models in a services answer; throws a 502 when the answer is not the container asked for. */
 export function modelsOf(instanceData: unknown, adapterId: string): ServiceModel[] {
-  const container = isObject(instanceData) ? (instanceData['tailf-ncs:services'] ?? instanceData['services']) : undefined;
-  if (!isObject(container)) {
+  const container = isPlainObject(instanceData) ? (instanceData['tailf-ncs:services'] ?? instanceData['services']) : undefined;
+  if (!isPlainObject(container)) {
     throw new AppError(502, 'UPSTREAM_FAILED', `Adapter "${adapterId}" did not answer the services container (${SERVICES_PATH}) as JSON`);
   }
   return Object.entries(container)

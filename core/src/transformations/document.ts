@@ -4,7 +4,7 @@
  * document is collected, so one 400 names all of them.
  */
 import jsonata from 'jsonata';
-import { schemaProblems } from '../../../kernel/index.ts';
+import { isPlainObject, schemaProblems } from '../../../kernel/index.ts';
 import type { ErrorDetail } from '../../../kernel/index.ts';
 
 export const MAX_NAME_LENGTH = 256;
@@ -60,10 +60,6 @@ const EXTRAS: ReadonlyMap<string, 'array' | 'object'> = new Map([
   ['view', 'object'],
 ]);
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function checkSchemas(list: unknown, at: string, problems: ErrorDetail[]): IdSchema[] {
   if (list === undefined) return [];
   if (!Array.isArray(list)) {
@@ -73,7 +69,7 @@ function checkSchemas(list: unknown, at: string, problems: ErrorDetail[]): IdSch
   const seen = new Map<string, number>();
   list.forEach((schema: unknown, i) => {
     const where = `${at}[${i}]`;
-    if (!isObject(schema)) {
+    if (!isPlainObject(schema)) {
       problems.push({ parameter: where, message: 'must be a JSON Schema object with an $id' });
       return;
     }
@@ -131,7 +127,7 @@ function checkMapping(mapping: unknown, at: string, problems: ErrorDetail[]): st
  * problem, so a misspelt `outgoing` is not silently lost.
  */
 export function readEditable(raw: unknown, at: string, problems: ErrorDetail[]): Editable | null {
-  if (!isObject(raw)) {
+  if (!isPlainObject(raw)) {
     problems.push({ parameter: at, message: 'must be a transformation object {name, description, incoming, outgoing, mapping}' });
     return null;
   }
@@ -140,7 +136,7 @@ export function readEditable(raw: unknown, at: string, problems: ErrorDetail[]):
     if (EDITABLE.has(key) || SERVER_FIELDS.has(key)) continue;
     const type = EXTRAS.get(key);
     if (type === undefined) problems.push({ parameter: `${at}.${key}`, message: 'is not a field of a transformation' });
-    else if ((type === 'array') !== Array.isArray(raw[key]) || (type === 'object' && !isObject(raw[key]))) {
+    else if ((type === 'array') !== Array.isArray(raw[key]) || (type === 'object' && !isPlainObject(raw[key]))) {
       problems.push({ parameter: `${at}.${key}`, message: `must be an ${type}` });
     }
   }

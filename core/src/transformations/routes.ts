@@ -5,13 +5,11 @@
  * plain shape `{message, code, details}`.
  */
 import Joi from 'joi';
-import { joiParams, routeHelper, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
+import { isPlainObject, joiObjectId, joiParams, routeHelper, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { transformations as transformationType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
-import { isObject } from './document.ts';
 import type { Author } from './document.ts';
-import { OBJECT_ID } from './service.ts';
 import type { Transformations } from './service.ts';
 
 export const PROVENANCE = 'Jst';
@@ -23,14 +21,14 @@ const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 type IdParams = { id: string };
 type NoParams = Record<string, never>;
 
-const idParam = joiParams<IdParams>(Joi.object({ id: Joi.string().pattern(OBJECT_ID).required().messages({ 'string.pattern.base': 'must be a transformation id (24 hex characters)' }) }));
+const idParam = joiParams<IdParams>(Joi.object({ id: joiObjectId('a transformation id').required() }));
 
 /** Documents are checked by the service, which names every problem at once. */
 const anyBody: Validator<unknown, unknown> = { validate: (raw) => raw };
 
 const runBody: Validator<unknown, Record<string, unknown>> = {
   validate(raw) {
-    if (!isObject(raw)) throw new ValidationError('Invalid run: the body must be {incoming, options} or an object keyed by incoming $ids', [{ parameter: 'body', message: 'must be an object' }]);
+    if (!isPlainObject(raw)) throw new ValidationError('Invalid run: the body must be {incoming, options} or an object keyed by incoming $ids', [{ parameter: 'body', message: 'must be an object' }]);
     return raw;
   },
 };

@@ -6,9 +6,8 @@
  * fails is the transformation's fault, so the message says OUTPUT plainly.
  */
 import { createHash } from 'node:crypto';
-import { BadRequestError, checkData, schemaProblems as unusable, ValidationError } from '../../../kernel/index.ts';
+import { BadRequestError, checkData, isPlainObject, schemaProblems as unusable, ValidationError } from '../../../kernel/index.ts';
 import type { ErrorDetail } from '../../../kernel/index.ts';
-import { isObject } from './document.ts';
 import type { IdSchema, TransformationDoc } from './document.ts';
 import { MappingError } from './sandbox.ts';
 import type { MappingSandbox } from './sandbox.ts';
@@ -38,7 +37,7 @@ function summary(problems: readonly ErrorDetail[]): string {
 /** Reads `{extractOutput}`; anything else is refused so a misspelt option is not silently ignored. */
 export function readOptions(raw: unknown, at: string): RunOptions {
   if (raw === undefined || raw === null) return {};
-  if (!isObject(raw)) throw new ValidationError(`Invalid run: ${at} must be an object`, [{ parameter: at, message: 'must be an object' }]);
+  if (!isPlainObject(raw)) throw new ValidationError(`Invalid run: ${at} must be an object`, [{ parameter: at, message: 'must be an object' }]);
   const problems: ErrorDetail[] = [];
   for (const key of Object.keys(raw)) if (key !== 'extractOutput') problems.push({ parameter: `${at}.${key}`, message: 'is not an option (options: extractOutput)' });
   const extract = raw['extractOutput'];
@@ -55,7 +54,7 @@ export function readOptions(raw: unknown, at: string): RunOptions {
 export function splitRunBody(doc: TransformationDoc, body: Record<string, unknown>): { incoming: Record<string, unknown>; options: RunOptions } {
   const keys = Object.keys(body);
   const wrapped =
-    isObject(body['incoming']) && keys.every((k) => k === 'incoming' || k === 'options') && !doc.incoming.some((s) => s.$id === 'incoming');
+    isPlainObject(body['incoming']) && keys.every((k) => k === 'incoming' || k === 'options') && !doc.incoming.some((s) => s.$id === 'incoming');
   if (!wrapped) return { incoming: body, options: {} };
   return { incoming: body['incoming'] as Record<string, unknown>, options: readOptions(body['options'], 'options') };
 }
@@ -104,7 +103,7 @@ export class TransformationRunner {
   private checkOutput(checks: readonly Checked[], result: unknown, name: string): Record<string, unknown> {
     const ids = checks.map((c) => c.id);
     const expected = `an object keyed by the outgoing $ids (${ids.join(', ') || 'none'})`;
-    if (!isObject(result)) {
+    if (!isPlainObject(result)) {
       const got = result === undefined ? 'nothing' : Array.isArray(result) ? 'an array' : result === null ? 'null' : `a ${typeof result}`;
       const problems = [{ parameter: 'output', message: `is ${got}, not ${expected}` }];
       throw new ValidationError(`The OUTPUT of transformation ${name} is invalid: the mapping produced ${got}, not ${expected}`, problems);

@@ -5,7 +5,7 @@
  * import instead takes the next free `name (n)`, as the real platform does.
  */
 import pkg from '../../../package.json' with { type: 'json' };
-import { BadRequestError, DuplicateKeyError, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import { BadRequestError, DuplicateKeyError, isObjectId, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
 import type { Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
 import { readEditable, toDocument } from './document.ts';
 import type { Author, Editable, TransformationDoc } from './document.ts';
@@ -14,7 +14,6 @@ import type { RunOptions } from './run.ts';
 import { DEFAULT_LIMITS, MappingSandbox } from './sandbox.ts';
 import type { SandboxLimits } from './sandbox.ts';
 
-export const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 export const DUPLICATE_NAME = 'Transformation with given name already exists';
 /** How many `name (n)` an import tries before giving up. */
 const MAX_RENAMES = 1000;
@@ -60,13 +59,13 @@ export function createTransformations(store: Store, options: TransformationOptio
   const runner = new TransformationRunner(sandbox);
 
   async function get(id: string): Promise<TransformationDoc> {
-    const found = OBJECT_ID.test(id) ? await collection.findById(id.toLowerCase()) : null;
+    const found = isObjectId(id) ? await collection.findById(id.toLowerCase()) : null;
     if (!found) throw new NotFoundError(`Transformation ${id} not found`);
     return found as TransformationDoc;
   }
 
   async function insertRenaming(fields: Editable, givenId: unknown, author: Author): Promise<TransformationDoc> {
-    let id = typeof givenId === 'string' && OBJECT_ID.test(givenId) ? givenId.toLowerCase() : newObjectId();
+    let id = isObjectId(givenId) ? givenId.toLowerCase() : newObjectId();
     for (let n = 0; n <= MAX_RENAMES; ) {
       const doc = toDocument(id, { ...fields, name: n === 0 ? fields.name : `${fields.name} (${n})` }, stamp(author));
       try {

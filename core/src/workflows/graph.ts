@@ -7,7 +7,7 @@
  */
 import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from '../engine/types.ts';
-import { isObject } from './shape.ts';
+import { isPlainObject } from '../../../kernel/index.ts';
 
 const STATES: ReadonlySet<string> = new Set(['success', 'failure', 'error', 'loop']);
 const TYPES: ReadonlySet<string> = new Set(['standard', 'revert']);
@@ -22,22 +22,22 @@ export interface Edge {
 export function readTransitions(tasks: Readonly<Record<string, unknown>>, transitions: unknown, at: string): { details: ErrorDetail[]; edges: Edge[] } {
   const details: ErrorDetail[] = [];
   const edges: Edge[] = [];
-  if (!isObject(transitions)) return { details: [{ parameter: at, message: 'must be an object of {fromTask: {toTask: {type, state}}}' }], edges };
+  if (!isPlainObject(transitions)) return { details: [{ parameter: at, message: 'must be an object of {fromTask: {toTask: {type, state}}}' }], edges };
   const known = (key: string): boolean => Object.hasOwn(tasks, key);
   for (const [from, targets] of Object.entries(transitions)) {
     const fromAt = `${at}.${from}`;
     if (!known(from)) details.push({ parameter: fromAt, message: `leaves from ${from}, which is not a task of this workflow` });
-    if (!isObject(targets)) {
+    if (!isPlainObject(targets)) {
       details.push({ parameter: fromAt, message: 'must be an object of {toTask: {type, state}}' });
       continue;
     }
     for (const [to, transition] of Object.entries(targets)) {
       const toAt = `${fromAt}.${to}`;
       if (!known(to)) details.push({ parameter: toAt, message: `leads to ${to}, which is not a task of this workflow` });
-      const state = isObject(transition) ? transition['state'] : undefined;
+      const state = isPlainObject(transition) ? transition['state'] : undefined;
       // A malformed transition still joins its tasks, so one mistake is reported once, not again as unreachable tasks.
       if (known(from) && known(to)) edges.push({ from, to, state: typeof state === 'string' ? state : '' });
-      if (!isObject(transition)) {
+      if (!isPlainObject(transition)) {
         details.push({ parameter: toAt, message: 'must be an object {type, state}' });
         continue;
       }

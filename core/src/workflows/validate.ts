@@ -4,11 +4,10 @@
  * (`automation.transitions.a1b2.c3d4.state`), so an editor can point at it.
  */
 import { END, START, VAR_REFERENCE } from '../engine/types.ts';
-import { schemaProblems } from '../../../kernel/index.ts';
+import { isPlainObject, schemaProblems } from '../../../kernel/index.ts';
 import type { ErrorDetail } from '../../../kernel/index.ts';
 import { checkGraph, readTransitions } from './graph.ts';
 import { checkSafeKeys } from './safe-keys.ts';
-import { isObject } from './shape.ts';
 
 /** Keys other than workflow_start and workflow_end; `$var` references only resolve to such ids. */
 export const TASK_ID = /^[0-9a-f]{1,4}$/;
@@ -37,7 +36,7 @@ function checkTasks(tasks: Record<string, unknown>, at: string): ErrorDetail[] {
     if (!special && !TASK_ID.test(key)) {
       details.push({ parameter: taskAt, message: 'task ids other than workflow_start and workflow_end must be 1 to 4 lowercase hexadecimal characters' });
     }
-    if (!isObject(task)) {
+    if (!isPlainObject(task)) {
       details.push({ parameter: taskAt, message: 'must be an object' });
       continue;
     }
@@ -57,12 +56,12 @@ function checkTasks(tasks: Record<string, unknown>, at: string): ErrorDetail[] {
  */
 function checkVariables(tasks: Record<string, unknown>, variables: unknown, at: string): ErrorDetail[] {
   if (variables === undefined) return [];
-  if (!isObject(variables)) return [{ parameter: at, message: 'must be an object {incoming, outgoing, error, decorators}' }];
+  if (!isPlainObject(variables)) return [{ parameter: at, message: 'must be an object {incoming, outgoing, error, decorators}' }];
   const details: ErrorDetail[] = [];
   const { incoming, outgoing } = variables;
   for (const [side, values] of [['incoming', incoming], ['outgoing', outgoing]] as const) {
     if (values === undefined) continue;
-    if (!isObject(values)) {
+    if (!isPlainObject(values)) {
       details.push({ parameter: `${at}.${side}`, message: 'must be an object of variable values' });
       continue;
     }
@@ -88,21 +87,21 @@ function checkVariables(tasks: Record<string, unknown>, variables: unknown, at: 
  * the merged result of an update.
  */
 export function validateWorkflow(doc: unknown, root = 'automation'): ErrorDetail[] {
-  if (!isObject(doc)) return [{ parameter: root, message: 'must be a workflow object' }];
+  if (!isPlainObject(doc)) return [{ parameter: root, message: 'must be a workflow object' }];
   // Nothing else is read from a document that could poison a prototype.
   const unsafe = checkSafeKeys(doc, root);
   if (unsafe.length > 0) return unsafe;
 
   const details: ErrorDetail[] = [...checkName(doc['name'], `${root}.name`), ...checkGroups(doc['groups'], `${root}.groups`)];
   const { tasks } = doc;
-  if (!isObject(tasks)) {
+  if (!isPlainObject(tasks)) {
     details.push({ parameter: `${root}.tasks`, message: 'is required: an object of tasks keyed by task id, with workflow_start and workflow_end' });
   } else {
     details.push(...checkTasks(tasks, `${root}.tasks`));
     const { details: transitionProblems, edges } = readTransitions(tasks, doc['transitions'], `${root}.transitions`);
     details.push(...transitionProblems);
     // Without a transitions object every task would be reported twice over; the one problem says it all.
-    if (isObject(doc['transitions'])) details.push(...checkGraph(Object.keys(tasks), edges, `${root}.tasks`));
+    if (isPlainObject(doc['transitions'])) details.push(...checkGraph(Object.keys(tasks), edges, `${root}.tasks`));
   }
   for (const key of ['inputSchema', 'outputSchema']) if (doc[key] !== undefined) details.push(...schemaProblems(doc[key], `${root}.${key}`));
   return details;

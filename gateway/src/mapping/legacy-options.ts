@@ -7,6 +7,7 @@
  * A request MongoDB itself would refuse is refused with MongoDB's reason.
  */
 import { LegacyFailure } from './run.ts';
+import { isPlainObject } from '../../../kernel/index.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -16,10 +17,6 @@ export type SortKeys = ReadonlyArray<readonly [field: string, direction: Directi
 export type MongoProjection =
   | { readonly kind: 'include'; readonly paths: readonly string[]; readonly dropId: boolean }
   | { readonly kind: 'exclude'; readonly paths: readonly string[] };
-
-function isObject(v: unknown): v is Doc {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function direction(field: string, value: unknown): Direction {
   if (value === 1 || value === '1') return 1;
@@ -41,7 +38,7 @@ export function readSort(sort: unknown): SortKeys {
       throw new LegacyFailure(`Invalid sort ${JSON.stringify(sort)}: each item must be a field name or [field, direction]`);
     });
   }
-  if (!isObject(sort)) throw new LegacyFailure(`Invalid sort ${JSON.stringify(sort)}: it must be an object of field and direction`);
+  if (!isPlainObject(sort)) throw new LegacyFailure(`Invalid sort ${JSON.stringify(sort)}: it must be an object of field and direction`);
   // workflow-engine's own form; as a MongoDB sort it would be invalid (a direction of "name").
   const keys = Object.keys(sort);
   if (typeof sort['field'] === 'string' && keys.every((k) => k === 'field' || k === 'direction')) return [[sort['field'], direction(sort['field'], sort['direction'] ?? 1)]];
@@ -82,7 +79,7 @@ export function readLimit(value: unknown): number | null {
 /** A MongoDB projection document as include or exclude paths; null when it keeps everything. */
 export function readProjection(fields: unknown): MongoProjection | null {
   if (fields === undefined || fields === null) return null;
-  if (!isObject(fields)) throw new LegacyFailure(`fields must be a projection object such as {"name": 1}, not ${JSON.stringify(fields)}`);
+  if (!isPlainObject(fields)) throw new LegacyFailure(`fields must be a projection object such as {"name": 1}, not ${JSON.stringify(fields)}`);
   const on: string[] = [];
   const off: string[] = [];
   let dropId = false;
@@ -114,20 +111,20 @@ function includePath(from: Doc, segments: readonly string[]): Doc {
   if (!Object.hasOwn(from, head!)) return {};
   const value = from[head!];
   if (rest.length === 0) return { [head!]: value };
-  if (isObject(value)) return { [head!]: includePath(value, rest) };
+  if (isPlainObject(value)) return { [head!]: includePath(value, rest) };
   if (Array.isArray(value)) return { [head!]: inArray(value, rest) };
   return {};
 }
 
 /** Inside arrays MongoDB keeps only the documents, each projected. */
 function inArray(items: readonly unknown[], segments: readonly string[]): unknown[] {
-  return items.filter((e) => isObject(e) || Array.isArray(e)).map((e) => (isObject(e) ? includePath(e, segments) : inArray(e as unknown[], segments)));
+  return items.filter((e) => isPlainObject(e) || Array.isArray(e)).map((e) => (isPlainObject(e) ? includePath(e, segments) : inArray(e as unknown[], segments)));
 }
 
 function merge(into: Doc, part: Doc): void {
   for (const [k, v] of Object.entries(part)) {
-    if (isObject(into[k]) && isObject(v)) merge(into[k] as Doc, v);
-    else if (Array.isArray(into[k]) && Array.isArray(v)) (into[k] as unknown[]).forEach((e, i) => isObject(e) && isObject(v[i]) && merge(e, v[i]));
+    if (isPlainObject(into[k]) && isPlainObject(v)) merge(into[k] as Doc, v);
+    else if (Array.isArray(into[k]) && Array.isArray(v)) (into[k] as unknown[]).forEach((e, i) => isPlainObject(e) && isPlainObject(v[i]) && merge(e, v[i]));
     else into[k] = v;
   }
 }
@@ -137,7 +134,7 @@ function excludePath(doc: unknown, segments: readonly string[]): void {
     for (const e of doc) excludePath(e, segments);
     return;
   }
-  if (!isObject(doc)) return;
+  if (!isPlainObject(doc)) return;
   const [head, ...rest] = segments;
   if (rest.length === 0) delete doc[head!];
   else if (Object.hasOwn(doc, head!)) excludePath(doc[head!], rest);
@@ -145,7 +142,7 @@ function excludePath(doc: unknown, segments: readonly string[]): void {
 
 /** Applies a MongoDB projection to one document, as MongoDB does (dotted paths reach into arrays of documents). */
 export function project(doc: unknown, projection: MongoProjection | null): unknown {
-  if (projection === null || !isObject(doc)) return doc;
+  if (projection === null || !isPlainObject(doc)) return doc;
   if (projection.kind === 'exclude') {
     const out = structuredClone(doc);
     for (const path of projection.paths) excludePath(out, path.split('.'));

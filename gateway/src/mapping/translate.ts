@@ -10,7 +10,7 @@
  * against the type of the field it is compared with (the core's field
  * registry), and a comparison MongoDB would answer by type alone is refused.
  */
-import { jobs, tasks } from '../../../kernel/index.ts';
+import { isObjectId, isPlainObject, jobs, tasks } from '../../../kernel/index.ts';
 import type { DocType, FieldDef } from '../../../kernel/index.ts';
 
 export class UntranslatableQuery extends Error {}
@@ -22,14 +22,9 @@ const COMPARE: Record<string, string> = { $eq: 'equals', $gt: 'gt', $gte: 'gte',
 /** Regular-expression syntax; an escaped punctuation character is a literal, an escaped letter or digit (`\d`) is not. */
 const META = /[\\^$.*+?()[\]{}|]/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const TYPES: Readonly<Record<string, DocType>> = { jobs, tasks };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** What the new search would read differently from MongoDB for a value of this field, or null when they agree. */
 function typeMismatch(def: FieldDef, v: Scalar): string | null {
@@ -44,7 +39,8 @@ function typeMismatch(def: FieldDef, v: Scalar): string | null {
       if (def.dateEncoding === 'epochMs') return typeof v === 'number' ? null : 'holds epoch milliseconds (a number)';
       return typeof v === 'string' && ISO.test(v) ? null : 'holds ISO-8601 text such as 2024-06-01T00:00:00.000Z, compared as text';
     case 'objectId':
-      return typeof v === 'string' && OBJECT_ID.test(v) ? null : 'holds ids of 24 lowercase hexadecimal characters';
+      // Lower case only: MongoDB matched the stored lower-case text exactly, where the new search lower-cases what it is given.
+      return isObjectId(v) && v === v.toLowerCase() ? null : 'holds ids of 24 lowercase hexadecimal characters';
     case 'uuid':
       return typeof v === 'string' && UUID.test(v) ? null : 'holds lowercase UUIDs';
   }
@@ -67,8 +63,8 @@ class Translator {
     let value: Scalar;
     // Extended JSON stays accepted as it was: legacy clients sent dates and ids that way.
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') value = v;
-    else if (isObject(v) && typeof v['$date'] === 'string') return v['$date'];
-    else if (isObject(v) && typeof v['$oid'] === 'string') return v['$oid'];
+    else if (isPlainObject(v) && typeof v['$date'] === 'string') return v['$date'];
+    else if (isPlainObject(v) && typeof v['$oid'] === 'string') return v['$oid'];
     else throw new UntranslatableQuery(`${at}: only strings, numbers, booleans and dates can be compared`);
     const def = this.field(field);
     const mismatch = def ? typeMismatch(def, value) : null;
@@ -98,7 +94,7 @@ class Translator {
 
   private fieldConditions(field: string, value: unknown, at: string): Q[] {
     if (field.startsWith('$')) throw new UntranslatableQuery(`${at}: ${field} cannot be expressed in the new search`);
-    if (!isObject(value) || Object.keys(value).every((k) => !k.startsWith('$')) || '$date' in value || '$oid' in value) {
+    if (!isPlainObject(value) || Object.keys(value).every((k) => !k.startsWith('$')) || '$date' in value || '$oid' in value) {
       return [{ equals: { [field]: this.scalar(field, value, at) } }];
     }
     const out: Q[] = [];
@@ -108,7 +104,7 @@ class Translator {
       else if (op === '$options') {
         if (!('$regex' in value)) throw new UntranslatableQuery(`${here}: $options needs $regex`);
       } else if (op === '$ne') out.push({ not: { equals: { [field]: this.scalar(field, arg, here) } } });
-      else if (op === '$not' && isObject(arg)) out.push({ not: all(this.fieldConditions(field, arg, here)) });
+      else if (op === '$not' && isPlainObject(arg)) out.push({ not: all(this.fieldConditions(field, arg, here)) });
       else if (op === '$in' || op === '$nin') {
         if (!Array.isArray(arg) || arg.length === 0) throw new UntranslatableQuery(`${here}: needs a non-empty list`);
         out.push({ [COMPARE[op]!]: { [field]: arg.map((a, i) => this.scalar(field, a, `${here}[${i}]`)) } });
@@ -119,7 +115,7 @@ class Translator {
   }
 
   node(query: unknown, at: string): Q[] {
-    if (!isObject(query)) throw new UntranslatableQuery(`${at}: a query must be an object`);
+    if (!isPlainObject(query)) throw new UntranslatableQuery(`${at}: a query must be an object`);
     const out: Q[] = [];
     for (const [key, value] of Object.entries(query)) {
       const here = `${at}.${key}`;

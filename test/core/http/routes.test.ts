@@ -44,3 +44,15 @@ test('every core route declares a method name, provenance, roles, surface and it
   }
   await store.close();
 });
+
+test("operations-manager writes allow the roles the platform's apidocs list for them: admin, apiwrite, engineering, operations", async () => {
+  const store = await openTestStore();
+  const { routes } = createCoreApp({ store, config: await testConfig(), logger: createLogger({ level: 'error', service: 'test', silent: true }) });
+  const writes = routes.filter((r) => r.provenance === 'OperationsManager' && r.method !== 'GET');
+  assert.ok(writes.length >= 30, `${writes.length} operations-manager writes`);
+  for (const r of writes) {
+    assert.ok(Array.isArray(r.roles), `${r.method} ${r.path} names its roles`);
+    assert.deepEqual([...r.roles].sort(), ['admin', 'apiwrite', 'engineering', 'operations'], `${r.method} ${r.path}`);
+  }
+  await store.close();
+});

@@ -27,7 +27,8 @@
  */
 import { TaskError } from '../types.ts';
 import type { ChildJobRequest, ChildJobResult, TaskContext, TaskHandler, TaskOutcome } from '../types.ts';
-import { isPlainObject, optionalObject, requireString, resolveReference, undefinedToNull } from './shared.ts';
+import { optionalObject, requireString, resolveReference, undefinedToNull } from './shared.ts';
+import { isPlainObject } from '../../../../kernel/index.ts';
 
 type LoopType = '' | 'parallel' | 'sequential';
 

@@ -5,7 +5,7 @@
  * a workflow compares with `5`. Objects and arrays compare by content.
  */
 import { TaskError } from '../types.ts';
-import { isPlainObject } from './shared.ts';
+import { isPlainObject } from '../../../../kernel/index.ts';
 
 const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 

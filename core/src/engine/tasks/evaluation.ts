@@ -16,7 +16,8 @@
 import { TaskError } from '../types.ts';
 import type { TaskContext, TaskHandler } from '../types.ts';
 import { compare, isOperator, OPERATORS } from './evaluation-operators.ts';
-import { isPlainObject, optionalBoolean, resolveReference } from './shared.ts';
+import { optionalBoolean, resolveReference } from './shared.ts';
+import { isPlainObject } from '../../../../kernel/index.ts';
 
 function operand(ctx: TaskContext, value: unknown, where: string): unknown {
   if (!isPlainObject(value)) throw new TaskError(`${where} must be an object {task, variable}`);

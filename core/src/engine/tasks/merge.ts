@@ -10,7 +10,8 @@
  */
 import { TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
-import { isPlainObject, resolveReference } from './shared.ts';
+import { resolveReference } from './shared.ts';
+import { isPlainObject } from '../../../../kernel/index.ts';
 
 export const merge: TaskHandler = {
   name: 'merge',

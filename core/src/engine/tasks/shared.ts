@@ -5,18 +5,13 @@
  */
 import { TaskError } from '../types.ts';
 import type { TaskContext } from '../types.ts';
+import { isPlainObject } from '../../../../kernel/index.ts';
 
 /** Property names that lead to prototypes, never to data; lookups through them find nothing. */
 const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function isPrototypeKey(key: string): boolean {
   return PROTOTYPE_KEYS.has(key);
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /** An own data property, or undefined; inherited members (`toString`, `__proto__`) are never data. */

@@ -4,7 +4,7 @@
  * and by name (componentName).
  */
 import Joi from 'joi';
-import { ValidationError } from '../../../../kernel/index.ts';
+import { joiObjectId, ValidationError } from '../../../../kernel/index.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 
 export interface AutomationDoc {
@@ -34,9 +34,6 @@ export interface AutomationInput {
   componentName?: string | null;
 }
 
-export const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
-export const objectId = (): Joi.StringSchema => Joi.string().pattern(OBJECT_ID).lowercase().messages({ 'string.pattern.base': 'must be an id of exactly 24 hexadecimal characters' });
-
 const name = () => Joi.string().trim().min(1).max(200);
 const fields = {
   description: Joi.string().allow('').max(10_000),
@@ -50,7 +47,7 @@ export const createSchema = Joi.object<AutomationInput>({ name: name().required(
 export const importSchema = Joi.object({
   name: name().required(),
   ...fields,
-  _id: objectId(),
+  _id: joiObjectId(),
   triggers: Joi.array().items(Joi.any()).max(1000),
   created: Joi.any(), createdBy: Joi.any(), lastUpdated: Joi.any(), lastUpdatedBy: Joi.any(), migratedFrom: Joi.any(),
 });

@@ -1,7 +1,7 @@
 /**
  * What the automation and trigger routes share: their list query (the
- * platform's generic filters, not the job search syntax), the envelope, the
- * roles, and the view of a stored document.
+ * platform's generic filters, not the job search syntax), the envelope, and
+ * the view of a stored document. Their roles are the operations manager's (../route.ts).
  */
 import { and, buildLeaf, decodeComponent, LeafError, QueryStringError, splitQueryString, ValidationError } from '../../../../kernel/index.ts';
 import type { Condition, Doc, DocCollection, DocType, ErrorDetail, RawParam, SearchQuery, Validator } from '../../../../kernel/index.ts';

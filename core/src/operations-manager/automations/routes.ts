@@ -4,19 +4,19 @@
  * operations-manager envelope.
  */
 import Joi from 'joi';
-import { joiBody, joiParams } from '../../../../kernel/index.ts';
+import { joiBody, joiObjectId, joiParams } from '../../../../kernel/index.ts';
 import type { AnyRoute, SearchQuery } from '../../../../kernel/index.ts';
 import { omAutomations } from '../../store/doc-types.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from '../route.ts';
 import { migrateCatalogAutomation } from './migrate.ts';
 import type { MigrateDeps } from './migrate.ts';
-import { createSchema, objectId, patchSchema } from './model.ts';
+import { createSchema, patchSchema } from './model.ts';
 import type { AutomationInput } from './model.ts';
 import { envelope, listEnvelope, omListQuery, view } from './om-list.ts';
 import type { AutomationService } from './service.ts';
 
 type Id = { id: string };
-const idParam = joiParams<Id>(Joi.object({ id: objectId().required() }));
+const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
 
 export function automationRoutes(service: AutomationService, migration: MigrateDeps): AnyRoute[] {
   return [
@@ -58,7 +58,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'cloneAutomation',
       roles: OM_WRITE_ROLES,
       description: 'Copy an automation and its triggers (the copies disabled) under a new name',
-      input: { body: joiBody(Joi.object({ id: objectId().required(), name: Joi.string().trim().min(1).max(200) })) },
+      input: { body: joiBody(Joi.object({ id: joiObjectId().required(), name: Joi.string().trim().min(1).max(200) })) },
       async handle({ body }, ctx) {
         const { automation, triggers } = await service.clone(body.id, body.name, ctx.caller!);
         return envelope('Successfully cloned automation', view(automation), { triggers: triggers.map(view) });
@@ -71,7 +71,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       roles: OM_WRITE_ROLES,
       description: 'Create the operations-manager automation and triggers of an automation-catalog automation',
       // Everything comes from the catalog automation; an empty JSON object (what clients send by habit) is accepted.
-      input: { params: joiParams(Joi.object({ catalogAutomationId: objectId().required() })), body: joiBody(Joi.object<Record<string, never>>({})) },
+      input: { params: joiParams(Joi.object({ catalogAutomationId: joiObjectId().required() })), body: joiBody(Joi.object<Record<string, never>>({})) },
       async handle({ params }, ctx) {
         const migrated = await migrateCatalogAutomation(migration, params.catalogAutomationId, ctx.caller!);
         return envelope('Successfully migrated automation', { automation: view(migrated.automation), triggers: migrated.triggers.map(view) }, migrated.warnings.length > 0 ? { warnings: migrated.warnings } : {});

@@ -5,9 +5,8 @@
  * type the caller meant.
  */
 import Joi from 'joi';
-import { joiBody, schemaProblems, summary, ValidationError } from '../../../../kernel/index.ts';
+import { joiBody, joiObjectId, schemaProblems, summary, ValidationError } from '../../../../kernel/index.ts';
 import type { Validator } from '../../../../kernel/index.ts';
-import { objectId } from '../automations/model.ts';
 
 export const TRIGGER_TYPES = ['endpoint', 'manual', 'schedule'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
@@ -66,7 +65,7 @@ const common = {
   description: Joi.string().allow('').max(10_000),
   enabled: Joi.boolean(),
   actionType: Joi.string().valid('automations'),
-  actionId: objectId(),
+  actionId: joiObjectId(),
 };
 
 const byType: Record<TriggerType, Record<string, Joi.Schema>> = {
@@ -96,7 +95,7 @@ const DEFAULTS: Record<TriggerType, Partial<TriggerDoc>> = {
 
 /** Bookkeeping an export carries (the scheduler's included); an import accepts it and starts afresh. */
 export const BOOKKEEPING = ['created', 'createdBy', 'lastUpdated', 'lastUpdatedBy', 'nextRunAt', 'lastRunAt', 'lastFinishedAt', 'failedAt', 'failReason', 'failCount', 'lockedAt'] as const;
-const exported: Record<string, Joi.Schema> = { _id: objectId() };
+const exported: Record<string, Joi.Schema> = { _id: joiObjectId() };
 for (const k of BOOKKEEPING) exported[k] = Joi.any();
 
 const typeOnly = Joi.object({ type: Joi.string().valid(...TRIGGER_TYPES).required().messages({ 'any.only': `must be one of ${TRIGGER_TYPES.join(', ')} (eventSystem triggers are not supported)` }) }).unknown(true);

@@ -4,10 +4,9 @@
  * automation. All answer the operations-manager envelope.
  */
 import Joi from 'joi';
-import { joiBody, joiParams } from '../../../../kernel/index.ts';
+import { joiBody, joiObjectId, joiParams } from '../../../../kernel/index.ts';
 import type { AnyRoute, SearchQuery } from '../../../../kernel/index.ts';
 import { triggers as triggerType } from '../../store/doc-types.ts';
-import { objectId } from '../automations/model.ts';
 import { envelope, listEnvelope, omListQuery, view } from '../automations/om-list.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from '../route.ts';
 import { createBody, patchBody } from './model.ts';
@@ -15,7 +14,7 @@ import type { TriggerInput } from './model.ts';
 import type { TriggerService } from './service.ts';
 
 type Id = { id: string };
-const idParam = joiParams<Id>(Joi.object({ id: objectId().required() }));
+const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
 const importBody = joiBody<{ triggers: unknown[] }>(Joi.object({ triggers: Joi.array().items(Joi.any()).min(1).max(1000).required() }));
 
 export function triggerRoutes(service: TriggerService): AnyRoute[] {

@@ -6,9 +6,8 @@
  * ones 400.
  */
 import Joi from 'joi';
-import { BadRequestError, checkData, joiBody, joiParams, NotFoundError, summary, ValidationError } from '../../../../kernel/index.ts';
+import { BadRequestError, checkData, joiBody, joiObjectId, joiParams, NotFoundError, summary, ValidationError } from '../../../../kernel/index.ts';
 import type { AnyRoute, Validator } from '../../../../kernel/index.ts';
-import { objectId } from '../automations/model.ts';
 import { envelope } from '../automations/om-list.ts';
 import { OM_WRITE_ROLES, omRoute } from '../route.ts';
 import type { TriggerDoc } from './model.ts';
@@ -58,7 +57,7 @@ export function triggerRunRoutes(service: TriggerService, runner: AutomationRunn
       roles: OM_WRITE_ROLES,
       description: 'Start the automation of a manual trigger, with formData as job variables',
       input: {
-        params: joiParams(Joi.object({ id: objectId().required() })),
+        params: joiParams(Joi.object({ id: joiObjectId().required() })),
         body: joiBody(Joi.object({ formData: Joi.object().unknown(true).default({}) })),
       },
       async handle({ params, body }, ctx) {

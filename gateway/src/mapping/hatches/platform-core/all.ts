@@ -11,7 +11,8 @@
 import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
-import { argsOf, isObject, send, text } from './common.ts';
+import { argsOf, send, text } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcAll';
 
@@ -19,15 +20,15 @@ type Test = (value: unknown) => boolean;
 
 function at(item: unknown, path: string): unknown {
   let value = item;
-  for (const part of path.split('.')) value = isObject(value) ? value[part] : undefined;
+  for (const part of path.split('.')) value = isPlainObject(value) ? value[part] : undefined;
   return value;
 }
 
 function tests(where: unknown): Array<[string, Test]> {
   if (where === undefined) return [];
-  if (!isObject(where)) throw new LegacyFailure(`${HATCH}: where must be an object`);
+  if (!isPlainObject(where)) throw new LegacyFailure(`${HATCH}: where must be an object`);
   return Object.entries(where).map(([path, expected]): [string, Test] => {
-    if (isObject(expected) && typeof expected['startsWith'] === 'string') {
+    if (isPlainObject(expected) && typeof expected['startsWith'] === 'string') {
       const prefix = expected['startsWith'];
       return [path, (v) => typeof v === 'string' && v.startsWith(prefix)];
     }
@@ -38,12 +39,12 @@ function tests(where: unknown): Array<[string, Test]> {
 function picker(pick: unknown): (item: unknown) => unknown {
   if (pick === undefined) return (item) => item;
   if (!Array.isArray(pick) || !pick.every((k) => typeof k === 'string')) throw new LegacyFailure(`${HATCH}: pick must be a list of keys`);
-  return (item) => (isObject(item) ? Object.fromEntries(pick.filter((k: string) => k in item).map((k: string) => [k, item[k]])) : item);
+  return (item) => (isPlainObject(item) ? Object.fromEntries(pick.filter((k: string) => k in item).map((k: string) => [k, item[k]])) : item);
 }
 
 function queryOf(value: unknown): Record<string, string> {
   if (value === undefined) return {};
-  if (!isObject(value)) throw new LegacyFailure(`${HATCH}: query must be an object`);
+  if (!isPlainObject(value)) throw new LegacyFailure(`${HATCH}: query must be an object`);
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
 }
 
@@ -57,8 +58,8 @@ export const pcAll: Hatch = async (raw, _scope, api) => {
   const kept: unknown[] = [];
   for (let skip = 0; ; skip += api.maxLimit) {
     const { body } = await send(api.call, { method: 'GET', path, query: { ...query, limit: String(api.maxLimit), skip: String(skip) } });
-    const page = isObject(body) && Array.isArray(body['results']) ? body['results'] : [];
-    const total = isObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
+    const page = isPlainObject(body) && Array.isArray(body['results']) ? body['results'] : [];
+    const total = isPlainObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
     kept.push(...page.filter((item: unknown) => matches.every(([p, test]) => test(at(item, p)))));
     if (typeof one === 'string' && kept.length > 0) break;
     if (page.length === 0 || skip + page.length >= total) break;

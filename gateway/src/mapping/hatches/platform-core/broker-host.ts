@@ -10,14 +10,15 @@
  */
 import type { Hatch } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
-import { argsOf, isObject, send, text } from './common.ts';
+import { argsOf, send, text } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcBrokerHost';
 
 export const pcBrokerHost: Hatch = async (raw, _scope, api) => {
   const name = text(argsOf(raw, HATCH), 'name', HATCH);
   const { body: mapping } = await send(api.call, { method: 'GET', path: '/adapters/brokers/mapping' });
-  const hosts = isObject(mapping) && Object.hasOwn(mapping, name) ? mapping[name] : [];
+  const hosts = isPlainObject(mapping) && Object.hasOwn(mapping, name) ? mapping[name] : [];
   return { status: 200, body: Array.isArray(hosts) ? hosts : [] };
 };
 

@@ -5,19 +5,16 @@
  */
 import { LegacyFailure } from '../../run.ts';
 import type { CallCore, CoreCall, HatchApi } from '../../run.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export type Obj = Record<string, unknown>;
 
 export type Kind = 'accounts' | 'groups' | 'roles';
 const KINDS: readonly Kind[] = ['accounts', 'groups', 'roles'];
 
-export function isObject(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A hatch's arguments come from the mapping table: a malformed one is the table's fault, said so. */
 export function argsOf(value: unknown, hatch: string): Obj {
-  if (!isObject(value)) throw new LegacyFailure(`${hatch}: the mapping gave no arguments object`);
+  if (!isPlainObject(value)) throw new LegacyFailure(`${hatch}: the mapping gave no arguments object`);
   return value;
 }
 
@@ -39,7 +36,7 @@ export function pathOf(kind: Kind, id?: string): string {
 
 function messageOf(body: unknown): string {
   if (typeof body === 'string') return body;
-  if (isObject(body) && typeof body['message'] === 'string') return body['message'];
+  if (isPlainObject(body) && typeof body['message'] === 'string') return body['message'];
   return JSON.stringify(body);
 }
 
@@ -52,7 +49,7 @@ export async function send(call: CallCore, request: Partial<CoreCall> & Pick<Cor
 
 /** The `data` of the authorization module's write answers (`{status, message, data}`). */
 export function dataOf(body: unknown): unknown {
-  return isObject(body) && 'data' in body ? body['data'] : body;
+  return isPlainObject(body) && 'data' in body ? body['data'] : body;
 }
 
 /**
@@ -66,8 +63,8 @@ export async function listPages(api: HatchApi, path: string, query: Record<strin
   for (let at = skip; ; ) {
     const want = limit === null ? api.maxLimit : Math.min(api.maxLimit, limit - results.length);
     const { body } = await send(api.call, { method: 'GET', path, query: { ...query, skip: String(at), limit: String(want) } });
-    const page = isObject(body) && Array.isArray(body['results']) ? body['results'] : [];
-    total = isObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
+    const page = isPlainObject(body) && Array.isArray(body['results']) ? body['results'] : [];
+    total = isPlainObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
     results.push(...page);
     at += page.length;
     if (page.length < want || at >= total || (limit !== null && results.length >= limit)) break;

@@ -13,13 +13,14 @@
 import type { Hatch } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Obj } from './common.ts';
-import { argsOf, isObject, kindOf, pathOf, send, text } from './common.ts';
+import { argsOf, kindOf, pathOf, send, text } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcInherited';
 
 function refs(doc: unknown, list: string, key: string): string[] {
-  const value = isObject(doc) ? doc[list] : undefined;
-  return Array.isArray(value) ? value.map((r: unknown) => (isObject(r) ? r[key] : undefined)).filter((id): id is string => typeof id === 'string') : [];
+  const value = isPlainObject(doc) ? doc[list] : undefined;
+  return Array.isArray(value) ? value.map((r: unknown) => (isPlainObject(r) ? r[key] : undefined)).filter((id): id is string => typeof id === 'string') : [];
 }
 
 export const pcInherited: Hatch = async (raw, _scope, api) => {
@@ -39,14 +40,14 @@ export const pcInherited: Hatch = async (raw, _scope, api) => {
       seen.add(groupId);
       // A membership naming a group deleted meanwhile is skipped, as the core skips it.
       const { status, body: group } = await send(api.call, { method: 'GET', path: pathOf('groups', groupId) }, [404]);
-      if (status === 404 || !isObject(group) || group['inactive'] === true) continue;
+      if (status === 404 || !isPlainObject(group) || group['inactive'] === true) continue;
       if (!direct.has(groupId)) inheritedGroups.push({ groupId, name: group['name'] });
       for (const roleId of refs(group, 'assignedRoles', 'roleId')) if (!inheritedRoles.has(roleId)) inheritedRoles.set(roleId, { roleId, groupId });
       next.push(...refs(group, 'memberOf', 'groupId'));
     }
     frontier = next;
   }
-  return { status: 200, body: { ...(isObject(doc) ? doc : {}), inheritedGroups, inheritedRoles: [...inheritedRoles.values()] } };
+  return { status: 200, body: { ...(isPlainObject(doc) ? doc : {}), inheritedGroups, inheritedRoles: [...inheritedRoles.values()] } };
 };
 
 export const pcInheritedHatch: HatchRecord = {

@@ -15,7 +15,8 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
 import type { Kind, Obj } from './common.ts';
-import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './common.ts';
+import { argsOf, dataOf, kindOf, pathOf, send, text } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcList';
 
@@ -49,7 +50,7 @@ function identity(field: ListField, item: Obj): string {
 /** One reference as the PATCH takes it, from what the legacy client or the entry gave. */
 function reference(name: string, field: ListField, value: unknown): Obj {
   const single = field.keys.length === 1 ? field.keys[0]! : null;
-  const given: Obj | null = typeof value === 'string' && single ? { [single]: value } : isObject(value) ? value : null;
+  const given: Obj | null = typeof value === 'string' && single ? { [single]: value } : isPlainObject(value) ? value : null;
   const missing = given ? field.keys.filter((k) => typeof given[k] !== 'string' || given[k] === '') : field.keys;
   if (!given || missing.length > 0) {
     throw new LegacyFailure(`Each item of ${name} must be ${single ? `a ${single} or ` : ''}an object with ${field.keys.join(' and ')}; got ${JSON.stringify(value)}`);
@@ -62,7 +63,7 @@ function reference(name: string, field: ListField, value: unknown): Obj {
 
 function listIn(name: string, field: ListField, sent: unknown): unknown[] {
   if (Array.isArray(sent)) return sent;
-  const held = isObject(sent) ? (sent[name] ?? sent[field.alias]) : undefined;
+  const held = isPlainObject(sent) ? (sent[name] ?? sent[field.alias]) : undefined;
   if (Array.isArray(held)) return held;
   throw new LegacyFailure(`The body must be a list of ${name}, or an object with the list under ${name} or ${field.alias}`);
 }
@@ -86,7 +87,7 @@ export const pcList: Hatch = async (raw, _scope, api) => {
     const item = reference(name, field, args['item']);
     const { body: doc } = await send(api.call, { method: 'GET', path: pathOf(kind, id) });
     // Written back through the PATCH schema, which takes only the reference keys.
-    const current = isObject(doc) && Array.isArray(doc[name]) ? (doc[name] as unknown[]).map((c) => reference(name, field, c)) : [];
+    const current = isPlainObject(doc) && Array.isArray(doc[name]) ? (doc[name] as unknown[]).map((c) => reference(name, field, c)) : [];
     const others = current.filter((c) => identity(field, c) !== identity(field, item));
     // Adding an item already held keeps it where it was, with its other keys (aaaManaged).
     list = op === 'remove' ? others : others.length < current.length ? current : [...current, item];

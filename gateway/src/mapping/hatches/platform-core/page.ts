@@ -11,14 +11,15 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
 import { readLimit, readSkip } from '../../legacy-options.ts';
-import { argsOf, isObject, listPages, send, text } from './common.ts';
+import { argsOf, listPages, send, text } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcPage';
 
 export const pcPage: Hatch = async (raw, _scope, api) => {
   const args = argsOf(raw, HATCH);
   const path = text(args, 'path', HATCH);
-  if (args['query'] !== undefined && !isObject(args['query'])) throw new LegacyFailure(`${HATCH}: query must be an object`);
+  if (args['query'] !== undefined && !isPlainObject(args['query'])) throw new LegacyFailure(`${HATCH}: query must be an object`);
   const query = Object.fromEntries(Object.entries(args['query'] ?? {}).map(([k, v]) => [k, String(v)]));
   const { limit: givenLimit, skip: givenSkip, ...rest } = query;
   // Without a limit the list's own default page applies, as on the platform.

@@ -14,7 +14,8 @@ import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
 import type { Obj } from './common.ts';
 import { project, readLimit, readProjection, readSkip, readSort, singleSort } from '../../legacy-options.ts';
-import { argsOf, isObject, listPages, text } from './common.ts';
+import { argsOf, listPages, text } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcSearch';
 const PASSED = ['equals', 'equalsField', 'contains', 'containsField', 'startsWith', 'startsWithField', 'inactive'] as const;
@@ -37,8 +38,8 @@ function fromRegex(field: string, pattern: unknown, options: unknown): [Filter, 
 
 function condition(field: string, value: unknown): [Filter, string] {
   if (scalar(value)) return ['equals', String(value)];
-  if (isObject(value) && '$regex' in value) return fromRegex(field, value['$regex'], value['$options']);
-  if (isObject(value) && Object.keys(value).length === 1 && scalar(value['$eq'])) return ['equals', String(value['$eq'])];
+  if (isPlainObject(value) && '$regex' in value) return fromRegex(field, value['$regex'], value['$options']);
+  if (isPlainObject(value) && Object.keys(value).length === 1 && scalar(value['$eq'])) return ['equals', String(value['$eq'])];
   throw new LegacyFailure(`The filter on ${field} cannot be expressed: only equality and literal text matches can`);
 }
 
@@ -52,14 +53,14 @@ function sortOf(options: Obj, query: Record<string, string>): void {
 export const pcSearch: Hatch = async (raw, _scope, api) => {
   const args = argsOf(raw, HATCH);
   const path = text(args, 'path', HATCH);
-  const sent = isObject(args['body']) ? args['body'] : {};
-  const options: Obj = isObject(sent['options']) ? sent['options'] : sent;
+  const sent = isPlainObject(args['body']) ? args['body'] : {};
+  const options: Obj = isPlainObject(sent['options']) ? sent['options'] : sent;
   const query: Record<string, string> = {};
   for (const key of PASSED) if (scalar(options[key])) query[key] = String(options[key]);
   sortOf(options, query);
   const projection = readProjection(options['fields']);
   const filter = options['filter'] ?? options['query'];
-  if (filter !== undefined && !isObject(filter)) throw new LegacyFailure('filter must be an object of field and value');
+  if (filter !== undefined && !isPlainObject(filter)) throw new LegacyFailure('filter must be an object of field and value');
   for (const [field, value] of Object.entries(filter ?? {})) {
     const [op, operand] = condition(field, value);
     if (query[op] !== undefined) throw new LegacyFailure(`The filter cannot be expressed: the search takes one ${op} condition, and ${query[`${op}Field`]} and ${field} both need one`);

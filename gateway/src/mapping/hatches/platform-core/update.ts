@@ -9,7 +9,8 @@
 import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
-import { argsOf, dataOf, isObject, kindOf, pathOf, send, text } from './common.ts';
+import { argsOf, dataOf, kindOf, pathOf, send, text } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcUpdate';
 
@@ -21,8 +22,8 @@ export const pcUpdate: Hatch = async (raw, _scope, api) => {
   if (!Array.isArray(fields) || !fields.every((f) => typeof f === 'string')) throw new LegacyFailure(`${HATCH}: fields must be a list of names`);
   const wrapper = typeof args['wrapper'] === 'string' ? args['wrapper'] : null;
   const sent = args['body'];
-  const doc = wrapper && isObject(sent) && isObject(sent[wrapper]) ? sent[wrapper] : sent;
-  const updates = isObject(doc) ? Object.fromEntries(fields.filter((f: string) => doc[f] !== undefined).map((f: string) => [f, doc[f]])) : {};
+  const doc = wrapper && isPlainObject(sent) && isPlainObject(sent[wrapper]) ? sent[wrapper] : sent;
+  const updates = isPlainObject(doc) ? Object.fromEntries(fields.filter((f: string) => doc[f] !== undefined).map((f: string) => [f, doc[f]])) : {};
   if (Object.keys(updates).length === 0) throw new LegacyFailure(`The body names nothing to change; it may change ${fields.join(', ')}`);
   const { body } = await send(api.call, { method: 'PATCH', path: pathOf(kind, id), body: updates });
   return { status: 200, body: dataOf(body) };

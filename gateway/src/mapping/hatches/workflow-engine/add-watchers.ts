@@ -7,16 +7,17 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { Scope } from '../../template.ts';
-import { callOk, isObject } from './common.ts';
+import { callOk } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export async function weAddWatchers(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
-  const { jobId, watchers } = isObject(args) ? args : {};
+  const { jobId, watchers } = isPlainObject(args) ? args : {};
   if (typeof jobId !== 'string' || jobId === '') throw new LegacyFailure('job_id is required');
   const wanted = Array.isArray(watchers) ? watchers.map(String) : [];
   const path = `/operations-manager/jobs/${encodeURIComponent(jobId)}`;
   if (wanted.length > 0) {
     const me = await api.call({ method: 'GET', path: '/whoami', query: {}, body: undefined });
-    const caller = isObject(me.body) ? me.body : {};
+    const caller = isPlainObject(me.body) ? me.body : {};
     // Legacy clients named watchers by account id or by username.
     const others = wanted.filter((w) => w !== caller['id'] && w !== caller['username']);
     if (others.length > 0) {

@@ -7,10 +7,11 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { Scope } from '../../template.ts';
-import { callOk, isObject } from './common.ts';
+import { callOk } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export async function weClaimTask(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
-  const { taskId, user } = isObject(args) ? args : {};
+  const { taskId, user } = isPlainObject(args) ? args : {};
   if (typeof taskId !== 'string' || taskId === '') throw new LegacyFailure('task_id is required');
   const path = `/operations-manager/tasks/${encodeURIComponent(taskId)}`;
   // A named user is an assignment (possibly to someone else); no user claims the task for the caller.

@@ -5,6 +5,7 @@
  */
 import { LegacyFailure } from '../../run.ts';
 import type { CoreCall, HatchApi } from '../../run.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export interface Envelope {
   readonly message?: unknown;
@@ -12,13 +13,9 @@ export interface Envelope {
   readonly metadata?: { readonly skip?: unknown; readonly limit?: unknown; readonly total?: unknown };
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function messageOf(body: unknown): string {
   if (typeof body === 'string') return body;
-  if (isObject(body) && typeof body['message'] === 'string') return body['message'];
+  if (isPlainObject(body) && typeof body['message'] === 'string') return body['message'];
   return JSON.stringify(body);
 }
 
@@ -26,5 +23,5 @@ function messageOf(body: unknown): string {
 export async function callOk(api: HatchApi, call: Omit<CoreCall, 'query' | 'body'> & { query?: Record<string, string>; body?: unknown }): Promise<Envelope> {
   const answer = await api.call({ query: {}, body: undefined, ...call });
   if (answer.status < 200 || answer.status > 299) throw new LegacyFailure(messageOf(answer.body), answer.status);
-  return isObject(answer.body) ? (answer.body as Envelope) : {};
+  return isPlainObject(answer.body) ? (answer.body as Envelope) : {};
 }

@@ -8,7 +8,7 @@ import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Scope } from '../../template.ts';
 import { legacySearch } from '../../legacy-search.ts';
-import { isObject } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 /** Legacy status names that are not statuses of the new interface. */
 const STATUS_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -17,12 +17,12 @@ const STATUS_NAMES: Readonly<Record<string, readonly string[]>> = {
 };
 
 export async function weJobList(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
-  const { status, options } = isObject(args) ? args : {};
-  const o = isObject(options) ? options : {};
+  const { status, options } = isPlainObject(args) ? args : {};
+  const o = isPlainObject(options) ? options : {};
   const given = String(status ?? '');
   const names = Object.hasOwn(STATUS_NAMES, given) ? STATUS_NAMES[given]! : [given];
   const byStatus = names.length === 1 ? { status: names[0] } : { status: { $in: names } };
-  const page = isObject(o['page']) ? o['page'] : {};
+  const page = isPlainObject(o['page']) ? o['page'] : {};
   const found = await legacySearch(api, {
     type: 'jobs',
     query: o['filter'] === undefined || o['filter'] === null ? byStatus : { $and: [byStatus, o['filter']] },

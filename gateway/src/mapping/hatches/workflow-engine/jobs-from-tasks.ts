@@ -11,7 +11,8 @@ import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { Scope } from '../../template.ts';
 import { readLimit, readProjection, readSkip, readSort, project } from '../../legacy-options.ts';
 import { qOf } from '../../legacy-search.ts';
-import { callOk, isObject } from './common.ts';
+import { callOk } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 /** Beyond this many matching tasks the legacy caller is asked to narrow the query. */
 const MAX_TASKS = 10_000;
@@ -21,7 +22,7 @@ const JOB_FIELDS_ON_TASKS = new Set(['_id', 'name', 'description', 'ancestors'])
 /** The legacy job filter as conditions on the tasks' `job.*` copy of the job. */
 function onTasks(filter: unknown): unknown {
   if (Array.isArray(filter)) return filter.map(onTasks);
-  if (!isObject(filter)) return filter;
+  if (!isPlainObject(filter)) return filter;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(filter)) {
     if (key === '$and' || key === '$or' || key === '$nor') out[key] = onTasks(value);
@@ -33,7 +34,7 @@ function onTasks(filter: unknown): unknown {
 }
 
 function at(doc: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), doc);
+  return path.split('.').reduce<unknown>((v, k) => (isPlainObject(v) ? v[k] : undefined), doc);
 }
 
 /** MongoDB's order of types (missing and null first, then numbers, text, booleans). */
@@ -52,11 +53,11 @@ function compare(a: unknown, b: unknown, field: string): number {
 }
 
 export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
-  const { taskQuery, options } = isObject(args) ? args : {};
-  const o = isObject(options) ? options : {};
-  const parts = [taskQuery, isObject(o['filter']) ? onTasks(o['filter']) : undefined].filter((p) => isObject(p) && Object.keys(p).length > 0);
+  const { taskQuery, options } = isPlainObject(args) ? args : {};
+  const o = isPlainObject(options) ? options : {};
+  const parts = [taskQuery, isPlainObject(o['filter']) ? onTasks(o['filter']) : undefined].filter((p) => isPlainObject(p) && Object.keys(p).length > 0);
   const q = qOf(parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { $and: parts }, 'tasks');
-  const page = isObject(o['page']) ? o['page'] : {};
+  const page = isPlainObject(o['page']) ? o['page'] : {};
   // Read before any call, so a bad option is refused without work.
   const given = readSort(o['sort']);
   const skip = readSkip(page['skip']);
@@ -71,8 +72,8 @@ export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: Hat
     if (total > MAX_TASKS) throw new LegacyFailure(`The task query matches ${total} tasks; getJobFromTaskQuery reads at most ${MAX_TASKS}, so narrow it`);
     const tasks = Array.isArray(found.data) ? found.data : [];
     for (const task of tasks) {
-      const job = isObject(task) ? task['job'] : undefined;
-      if (isObject(job) && typeof job['_id'] === 'string' && !jobs.has(job['_id'])) jobs.set(job['_id'], job);
+      const job = isPlainObject(task) ? task['job'] : undefined;
+      if (isPlainObject(job) && typeof job['_id'] === 'string' && !jobs.has(job['_id'])) jobs.set(job['_id'], job);
     }
     if (tasks.length < api.maxLimit || skipped + api.maxLimit >= total) break;
   }

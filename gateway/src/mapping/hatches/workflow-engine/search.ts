@@ -17,23 +17,23 @@ import type { Hatch } from '../../run.ts';
 import { legacySearch } from '../../legacy-search.ts';
 import type { SearchType } from '../../legacy-search.ts';
 import type { MongoProjection } from '../../legacy-options.ts';
-import { isObject } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'weSearch';
 
 function fixedOf(value: unknown): MongoProjection | null {
   if (value === undefined) return null;
-  if (isObject(value) && Array.isArray(value['include'])) return { kind: 'include', paths: value['include'].map(String), dropId: false };
-  if (isObject(value) && Array.isArray(value['exclude'])) return { kind: 'exclude', paths: value['exclude'].map(String) };
+  if (isPlainObject(value) && Array.isArray(value['include'])) return { kind: 'include', paths: value['include'].map(String), dropId: false };
+  if (isPlainObject(value) && Array.isArray(value['exclude'])) return { kind: 'exclude', paths: value['exclude'].map(String) };
   throw new LegacyFailure(`${HATCH}: fixed must be {include: [...]} or {exclude: [...]}`);
 }
 
 export const weSearch: Hatch = async (raw, _scope, api) => {
-  const args = isObject(raw) ? raw : {};
+  const args = isPlainObject(raw) ? raw : {};
   const type = args['type'];
   if (type !== 'jobs' && type !== 'tasks') throw new LegacyFailure(`${HATCH}: type must be jobs or tasks`);
   const sent = args['options'];
-  if (sent !== undefined && !isObject(sent)) throw new LegacyFailure('options must be an object');
+  if (sent !== undefined && !isPlainObject(sent)) throw new LegacyFailure('options must be an object');
   const options = sent ?? {};
   const answer = args['answer'];
   const first = answer === 'first';

@@ -7,12 +7,12 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { Scope } from '../../template.ts';
-import { isObject } from './common.ts';
+import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export async function weTaskIterations(args: unknown, _scope: Scope, _api: HatchApi): Promise<CoreAnswer> {
-  const { tasks, task, job } = isObject(args) ? args : {};
-  const entry = isObject(tasks) && typeof task === 'string' && Object.hasOwn(tasks, task) ? tasks[task] : undefined;
-  if (!isObject(entry)) throw new LegacyFailure(`Job ${String(job)} has no task ${String(task)}`);
+  const { tasks, task, job } = isPlainObject(args) ? args : {};
+  const entry = isPlainObject(tasks) && typeof task === 'string' && Object.hasOwn(tasks, task) ? tasks[task] : undefined;
+  if (!isPlainObject(entry)) throw new LegacyFailure(`Job ${String(job)} has no task ${String(task)}`);
   return { status: 200, body: Array.isArray(entry['iterations']) ? entry['iterations'] : [] };
 }
 
