@@ -18,6 +18,9 @@ export type Surface = 'operations-manager' | 'plain' | 'oauth';
 /** What a validator checks, for the interface's description (core/src/openapi/). */
 export type InputSchema = { readonly joi: Schema } | { readonly jsonSchema: Readonly<Record<string, unknown>> };
 
+/** What a success answer holds, described as inputs are (Joi converted by joi-to-json, or JSON Schema as it is). */
+export type AnswerSchema = InputSchema;
+
 /** Turns raw input into a typed value or throws a ValidationError naming what was wrong. */
 export interface Validator<Raw, Out> {
   validate(raw: Raw): Out;
@@ -61,6 +64,13 @@ export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, 
   readonly roles: readonly string[] | 'authenticated' | 'public';
   readonly surface: Surface;
   readonly description: string;
+  /**
+   * The schema of the success answer's body (docs/openapi.md): on the operations-manager surface the schema
+   * of its `data`, which the envelope wraps, with `answerMetadata` as its `metadata` (an empty object when
+   * not given). Null for an answer that is not JSON (text, HTML, no body).
+   */
+  readonly answer?: AnswerSchema | null;
+  readonly answerMetadata?: AnswerSchema;
   readonly input: {
     readonly params?: Validator<Record<string, string>, P>;
     /** Receives the raw query string, so search parsing sees `%2C` as written. */

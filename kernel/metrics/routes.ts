@@ -18,6 +18,7 @@ export function metricsRoutes(registry: Registry): AnyRoute[] {
       name: 'getMetrics',
       roles: ['read'],
       description: 'The Prometheus metrics of this core, in the text exposition format',
+      answer: null,
       input: {},
       async handle(_input, ctx) {
         const text = await registry.metrics();

@@ -102,7 +102,11 @@ export function routeOperation(route: AnyRoute, operationId: string): OpenApiOpe
     const media = SUCCESS_CONTENT[`${route.method} ${route.path}`];
     if (status === 204) responses[String(status)] = { description: 'Done; no body' };
     else if (media) responses[String(status)] = { description: route.description, content: Object.fromEntries(media.map((m) => [m, { schema: m.includes('json') ? {} : { type: 'string' } }])) };
-    else responses[String(status)] = successResponse(route.surface, route.description);
+    else {
+      const body = route.answer ? toJsonSchema(route.answer) : undefined;
+      const metadata = route.answerMetadata ? toJsonSchema(route.answerMetadata) : undefined;
+      responses[String(status)] = successResponse(route.surface, route.description, body, metadata);
+    }
   }
   for (const status of errorStatuses(route)) responses[String(status)] = errorResponse(route.surface, status);
   const op: OpenApiOperation = {

@@ -131,10 +131,25 @@ export function jsonResponse(description: string, schema: JsonSchema): OpenApiRe
   return { description, content: { [JSON_TYPE]: { schema } } };
 }
 
-/** A success answer in the surface's shape: the operations manager's envelope, or the module's own JSON. */
-export function successResponse(surface: Surface, description: string): OpenApiResponse {
-  if (surface === 'operations-manager') return jsonResponse(description, ref('OperationsManagerEnvelope'));
-  return jsonResponse(description, {});
+/** An envelope's metadata when the route declares none: the control actions' `{}`. */
+const EMPTY_METADATA: JsonSchema = { type: 'object', additionalProperties: false };
+
+/**
+ * A success answer in the surface's shape: on the operations manager the envelope around the route's `data`
+ * and `metadata`; elsewhere the route's own body. A route that declares no answer is described loosely (the
+ * generic envelope, or any JSON); the route-declaration test allows none.
+ */
+export function successResponse(surface: Surface, description: string, body?: JsonSchema, metadata?: JsonSchema): OpenApiResponse {
+  if (surface === 'operations-manager') {
+    if (!body) return jsonResponse(description, ref('OperationsManagerEnvelope'));
+    return jsonResponse(description, {
+      type: 'object',
+      required: ['message', 'data', 'metadata'],
+      properties: { message: { type: 'string' }, data: body, metadata: metadata ?? EMPTY_METADATA },
+      additionalProperties: false,
+    });
+  }
+  return jsonResponse(description, body ?? {});
 }
 
 /** `/jobs/:id` (the router's form) as `/jobs/{id}` (OpenAPI's). */

@@ -12,7 +12,7 @@
  * disabled adapter serves nothing, so it is left out. Every known broker is
  * listed, with an empty array when nothing serves it.
  */
-import { routeHelper } from '../../../kernel/index.ts';
+import { answer, arrayOf, closed, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute } from '../../../kernel/index.ts';
 import type { Adapter, AdapterRegistry } from './registry.ts';
 
@@ -48,6 +48,7 @@ export function brokerMappingRoutes(registry: AdapterRegistry): AnyRoute[] {
       name: 'getBrokerMap',
       roles: ['admin', 'apiread', 'support'],
       description: 'Which adapter instances serve each broker: {"<broker>": ["<adapter name>", ...]}',
+      answer: answer(closed({ aaa: arrayOf(STRING), config: arrayOf(STRING), device: arrayOf(STRING) })),
       input: {},
       async handle() {
         return { body: brokerMapping(await registry.list()) };

@@ -9,6 +9,7 @@ import { healthRoute } from '../health/routes.ts';
 import type { OrchestratorClient } from '../relay/orchestrator.ts';
 import type { Adapter, AdapterRegistry } from './registry.ts';
 import { displayUrl } from './registry.ts';
+import { answer, arrayOf, BOOLEAN, closed, INTEGER, nullable, NUMBER, oneOfValues, STRING } from '../../../kernel/index.ts';
 
 export interface AdapterHealth {
   readonly id: string;
@@ -46,6 +47,7 @@ export function adapterHealthRoutes(deps: AdapterHealthDeps): AnyRoute[] {
       name: 'getAdaptersHealth',
       roles: 'authenticated',
       description: 'The adapter instances, their state and whether their orchestrator or gateway answers',
+      answer: answer(closed({ results: arrayOf(closed({ id: STRING, type: oneOfValues('nso', 'gateway'), baseUrl: STRING, enabled: BOOLEAN, state: oneOfValues('ONLINE', 'OFFLINE', 'DISABLED'), reachable: BOOLEAN, latencyMs: nullable(NUMBER), error: STRING }, ['error'])), total: INTEGER })),
       input: {},
       async handle() {
         const adapters = await deps.registry.list();

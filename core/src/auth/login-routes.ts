@@ -3,11 +3,12 @@
  * `POST /oauth/token` and `GET /whoami`.
  */
 import Joi from 'joi';
-import { joiBody, routeHelper } from '../../../kernel/index.ts';
+import { answer, closed, INTEGER, joiBody, oneOfValues, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute } from '../../../kernel/index.ts';
 import type { MethodInfo } from './roles.ts';
 import type { AuthService } from './service.ts';
 import { whoami } from './whoami.ts';
+import { WHOAMI } from './whoami.ts';
 
 const route = routeHelper({ provenance: 'Authentication', surface: 'plain' });
 /** The token endpoint answers and fails as RFC 6749 says, not in the plain shape. */
@@ -39,6 +40,7 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       name: 'login',
       roles: 'public',
       description: 'Log in with a username and password; answers the token as a JSON string and sets the token cookie',
+      answer: answer(STRING),
       input: { body: joiBody(loginBody) },
       async handle({ body }, ctx) {
         const { username, password } = 'user' in body ? body.user : body;
@@ -56,6 +58,7 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       name: 'logout',
       roles: 'authenticated',
       description: 'End the session of the token used',
+      answer: answer(closed({ message: STRING })),
       input: {},
       async handle(_input, ctx) {
         await auth.logout(ctx.caller!);
@@ -69,6 +72,7 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       name: 'getToken',
       roles: 'public',
       description: 'OAuth client credentials: a service account trades its client id and secret for a bearer token',
+      answer: answer(closed({ access_token: STRING, token_type: oneOfValues('bearer'), expires_in: INTEGER })),
       input: { body: joiBody(tokenBody) },
       async handle({ body }, ctx) {
         // RFC 6749 allows the client credentials in the body or as Basic authentication.
@@ -86,6 +90,7 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       name: 'whoami',
       roles: 'authenticated',
       description: 'The caller: account, groups, allowed views, methods and roles',
+      answer: answer(WHOAMI),
       input: {},
       async handle(_input, ctx) {
         return { body: whoami(ctx.caller!, methods()) };

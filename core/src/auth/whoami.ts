@@ -4,6 +4,7 @@
  */
 import type { Caller } from './caller.ts';
 import type { MethodInfo } from './roles.ts';
+import { arrayOf, closed, nullable, STRING } from '../../../kernel/index.ts';
 
 export interface WhoAmI {
   readonly id: string;
@@ -16,6 +17,18 @@ export interface WhoAmI {
   readonly methods: Record<string, string[]>;
   readonly roles: string[];
 }
+
+/** The shape of WhoAmI, for the routes that answer it. */
+export const WHOAMI = closed({
+  id: STRING,
+  provenance: STRING,
+  username: STRING,
+  firstname: nullable(STRING),
+  groups: arrayOf(closed({ id: STRING, provenance: STRING, name: STRING })),
+  routes: arrayOf(STRING),
+  methods: { type: 'object', additionalProperties: arrayOf(STRING) },
+  roles: arrayOf(STRING),
+});
 
 export function whoami(caller: Caller, catalog: readonly MethodInfo[]): WhoAmI {
   const methods: Record<string, string[]> = {};

@@ -5,11 +5,11 @@
  * account ends its sessions at once, not at their next idle timeout.
  */
 import Joi from 'joi';
-import { joiBody, joiParams, NotFoundError } from '../../../kernel/index.ts';
+import { answer, joiBody, joiParams, NotFoundError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, SearchQuery, Store } from '../../../kernel/index.ts';
 import { accounts as accountType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
-import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, unwrap, withoutSecrets } from './context.ts';
+import { ACCOUNT, AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, resultsAnswer, unwrap, withoutSecrets, writeAnswer } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { listPage, listQuery } from '../http/list-query.ts';
 import { endSessions } from './references.ts';
@@ -50,6 +50,7 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'getAccounts',
       roles: AUTHORIZATION_READ_ROLES,
       description: 'List accounts with paging, sorting and filters (memberOf=<groupId> lists the direct members of a group)',
+      answer: resultsAnswer(ACCOUNT),
       input: { query: listQuery(accountType, { memberOf: true, inactive: true }) },
       async handle({ query }) {
         return listPage(store.collection('accounts'), query, withoutSecrets);
@@ -61,6 +62,7 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'getAccount',
       roles: AUTHORIZATION_READ_ROLES,
       description: 'Read one account',
+      answer: answer(ACCOUNT),
       input: { params: accountParam },
       async handle({ params }) {
         return { body: withoutSecrets(await findAccountById(store, params.accountId)) };
@@ -72,6 +74,7 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'updateAccount',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change an account: inactive, email, firstname, and the assignedRoles and memberOf lists (a list given replaces the old one)',
+      answer: writeAnswer(ACCOUNT),
       input: { params: accountParam, body: joiBody(accountUpdates) },
       async handle({ params, body }, ctx) {
         const account = await findAccountById(store, params.accountId);

@@ -4,10 +4,10 @@
  * and the views of documents that leave the module (never with secrets).
  */
 import type { AuthService } from '../auth/service.ts';
-import { routeHelper } from '../../../kernel/index.ts';
+import { answer, arrayOf, BOOLEAN, closed, INTEGER, OBJECT, oneOfValues, routeHelper, stored, STRING } from '../../../kernel/index.ts';
 import type { MethodInfo, ViewInfo } from '../auth/roles.ts';
 import { ConflictError, DuplicateKeyError } from '../../../kernel/index.ts';
-import type { Doc, Logger, Store } from '../../../kernel/index.ts';
+import type { AnswerShape, Doc, Logger, Store } from '../../../kernel/index.ts';
 
 export interface AuthorizationDeps {
   readonly store: Store;
@@ -25,6 +25,31 @@ export const AUTHORIZATION_READ_ROLES = ['admin', 'apiread', 'support'] as const
 export const AUTHORIZATION_WRITE_ROLES = ['admin'] as const;
 /** Every route of the module (accounts, groups, roles, local and service accounts) is made by this. */
 export const authorizationRoute = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+
+/** The shapes of the documents the module answers (never with secrets), for the routes' `answer`. */
+const META = stored({ created: STRING, updated: STRING }, []);
+const MEMBER_OF = arrayOf(closed({ groupId: STRING, aaaManaged: BOOLEAN }));
+const ASSIGNED_ROLES = arrayOf(closed({ roleId: STRING }));
+export const ACCOUNT = stored(
+  { _id: STRING, username: STRING, firstname: STRING, email: STRING, provenance: STRING, inactive: BOOLEAN, loggedIn: BOOLEAN, lastLogin: STRING, memberOf: MEMBER_OF, assignedRoles: ASSIGNED_ROLES, gitTokens: OBJECT, _meta: META },
+  ['_id', 'username'],
+);
+export const GROUP = stored({ _id: STRING, name: STRING, description: STRING, provenance: STRING, memberOf: MEMBER_OF, assignedRoles: ASSIGNED_ROLES, inactive: BOOLEAN, _meta: META }, ['_id', 'name']);
+export const ROLE = stored(
+  { _id: STRING, provenance: STRING, name: STRING, description: STRING, allowedMethods: arrayOf(closed({ provenance: STRING, name: STRING })), allowedViews: arrayOf(closed({ provenance: STRING, path: STRING })), builtIn: BOOLEAN },
+  ['_id', 'provenance', 'name'],
+);
+export const SERVICE_ACCOUNT = stored({ client_id: STRING, name: STRING, description: STRING, provenance: STRING, assignedRoles: ASSIGNED_ROLES, memberOf: MEMBER_OF, inactive: BOOLEAN, _meta: META }, ['client_id', 'name']);
+
+/** A page of documents: `{results, total}`. */
+export function resultsAnswer(item: AnswerShape) {
+  return answer(closed({ results: arrayOf(item), total: INTEGER }));
+}
+
+/** The answer of a write (`ok`): status, message, and the document when there is one. */
+export function writeAnswer(data?: AnswerShape) {
+  return answer(data ? closed({ status: oneOfValues('OK'), message: STRING, data }) : closed({ status: oneOfValues('OK'), message: STRING }));
+}
 
 export interface WriteAnswer {
   readonly status: 'OK';

@@ -5,11 +5,11 @@
  * account's, group's and service account's memberOf.
  */
 import Joi from 'joi';
-import { ConflictError, joiBody, joiParams, newObjectId, NotFoundError } from '../../../kernel/index.ts';
+import { answer, ConflictError, joiBody, joiParams, newObjectId, NotFoundError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, SearchQuery, Store } from '../../../kernel/index.ts';
 import { groups as groupType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
-import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, uniquely, unwrap } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, GROUP, nowIso, ok, resultsAnswer, uniquely, unwrap, writeAnswer } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { listPage, listQuery } from '../http/list-query.ts';
 import { assertNoCycle, GROUP_REFS, removeReferences } from './references.ts';
@@ -66,6 +66,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'getGroups',
       roles: AUTHORIZATION_READ_ROLES,
       description: 'List groups with paging, sorting and filters (memberOf=<groupId> lists the groups directly inside a group)',
+      answer: resultsAnswer(GROUP),
       input: { query: listQuery(groupType, { memberOf: true, inactive: true }) },
       async handle({ query }) {
         return listPage(groups, query, (doc) => doc);
@@ -77,6 +78,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'createGroup',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a group with its roles and the groups it is a member of',
+      answer: writeAnswer(GROUP),
       input: { body: joiBody(newGroup) },
       async handle({ body }, ctx) {
         const input = unwrap<NewGroup>(body, 'group');
@@ -106,6 +108,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'getGroup',
       roles: AUTHORIZATION_READ_ROLES,
       description: 'Read one group',
+      answer: answer(GROUP),
       input: { params: groupParam },
       async handle({ params }) {
         return { body: await findGroup(store, params.groupId) };
@@ -117,6 +120,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'updateGroup',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change a group: name, description, inactive, and the memberOf and assignedRoles lists (a list given replaces the old one)',
+      answer: writeAnswer(GROUP),
       input: { params: groupParam, body: joiBody(updatesBody(fields)) },
       async handle({ params, body }, ctx) {
         const group = await findGroup(store, params.groupId);
@@ -138,6 +142,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'deleteGroup',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: "Delete a group and remove it from every account's and group's memberOf",
+      answer: writeAnswer(),
       input: { params: groupParam },
       async handle({ params }, ctx) {
         if (!(await groups.deleteOne(params.groupId))) throw new NotFoundError(`Group ${params.groupId} not found`);

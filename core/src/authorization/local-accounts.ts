@@ -10,7 +10,7 @@ import { ConflictError, joiBody, newObjectId } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc } from '../../../kernel/index.ts';
 import { findAccountById, accountParam } from './accounts.ts';
 import { resolveAssignments } from './assignments.ts';
-import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, uniquely, unwrap, withoutSecrets } from './context.ts';
+import { ACCOUNT, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, uniquely, unwrap, withoutSecrets, writeAnswer } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { endSessions } from './references.ts';
 import { groupRefs, roleRefs, text, wrapperOrBare } from './schemas.ts';
@@ -57,6 +57,7 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'createAccount',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a local account with a password; it has no roles until given some',
+      answer: writeAnswer(ACCOUNT),
       input: { body: joiBody(newAccount) },
       async handle({ body }, ctx) {
         const input = unwrap<NewAccount>(body, 'account');
@@ -91,6 +92,7 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'setAccountPassword',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: "Set an account's password; its other sessions end",
+      answer: writeAnswer(),
       input: { params: accountParam, body: joiBody(Joi.object({ password })) },
       async handle({ params, body }, ctx) {
         const account = await findAccountById(store, params.accountId);

@@ -5,11 +5,13 @@
  * Deleting a role removes it from every assignedRoles list.
  */
 import Joi from 'joi';
-import { BadRequestError, ConflictError, joiBody, joiParams, joiQuery, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
-import type { AnyRoute, Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
+import { answer, BadRequestError, BOOLEAN, closed, ConflictError, joiBody, joiParams, joiQuery, newObjectId, NotFoundError, STRING, ValidationError } from '../../../kernel/index.ts';
+import type { AnswerShape, AnyRoute, Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
 import { roles as roleType } from '../store/doc-types.ts';
-import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, ok, uniquely, unwrap } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, ok, resultsAnswer, ROLE, uniquely, unwrap, writeAnswer } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
+
+const METHOD_INFO = closed({ provenance: STRING, name: STRING, route: closed({ path: STRING, verb: STRING, fullPath: STRING }), deprecated: BOOLEAN });
 import { listPage, listQuery, MAX_LIMIT } from '../http/list-query.ts';
 import { dedupe, removeReferences, ROLE_REFS } from './references.ts';
 import { idParam, text, updatesBody, wrapperOrBare } from './schemas.ts';
@@ -88,13 +90,14 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
     return out;
   }
 
-  const catalog = (path: string, name: string, what: string, list: () => readonly unknown[]) =>
+  const catalog = (path: string, name: string, what: string, list: () => readonly unknown[], item: AnswerShape) =>
     authorizationRoute<Record<string, never>, { limit?: number; skip: number }, undefined>({
       method: 'GET',
       path,
       name,
       roles: AUTHORIZATION_READ_ROLES,
       description: `List the ${what} that roles can allow, as the routes declare them`,
+      answer: resultsAnswer(item),
       input: { query: catalogQuery },
       async handle({ query }) {
         const all = list();
@@ -110,6 +113,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'getRoles',
       roles: AUTHORIZATION_READ_ROLES,
       description: 'List roles with paging, sorting and filters',
+      answer: resultsAnswer(ROLE),
       input: { query: listQuery(roleType) },
       async handle({ query }) {
         return listPage(roles, query, (doc) => doc);
@@ -121,6 +125,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'createRole',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a role allowing existing methods and views',
+      answer: writeAnswer(ROLE),
       input: { body: joiBody(newRole) },
       async handle({ body }, ctx) {
         const input = unwrap<NewRole>(body, 'role');
@@ -139,6 +144,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'getRole',
       roles: AUTHORIZATION_READ_ROLES,
       description: 'Read one role',
+      answer: answer(ROLE),
       input: { params: roleParam },
       async handle({ params }) {
         return { body: await findRole(store, params.roleId) };
@@ -150,6 +156,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'updateRole',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change a custom role: provenance, name, description, and the allowedMethods and allowedViews lists (a list given replaces the old one)',
+      answer: writeAnswer(ROLE),
       input: { params: roleParam, body: joiBody(updatesBody(fields)) },
       async handle({ params, body }, ctx) {
         const role = await findRole(store, params.roleId);
@@ -169,6 +176,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'deleteRole',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: "Delete a custom role and remove it from every account's and group's assignedRoles",
+      answer: writeAnswer(),
       input: { params: roleParam },
       async handle({ params }, ctx) {
         assertCustom(await findRole(store, params.roleId), 'deleted');
@@ -179,7 +187,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return ok(`Successfully deleted ${params.roleId}.`);
       },
     }),
-    catalog('/authorization/methods', 'getMethods', 'methods', deps.methods),
-    catalog('/authorization/views', 'getViews', 'views', deps.views),
+    catalog('/authorization/methods', 'getMethods', 'methods', deps.methods, METHOD_INFO),
+    catalog('/authorization/views', 'getViews', 'views', deps.views, closed({ provenance: STRING, path: STRING })),
   ];
 }

@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import Joi from 'joi';
 import { hashPassword } from '../auth/passwords.ts';
-import { joiBody, joiParams, joiQuery, newUuid, NotFoundError } from '../../../kernel/index.ts';
-import type { AnyRoute, Doc, FieldDef } from '../../../kernel/index.ts';
+import { closed, joiBody, joiParams, joiQuery, newUuid, NotFoundError, STRING } from '../../../kernel/index.ts';
+import type { AnswerShape, AnyRoute, Doc, FieldDef } from '../../../kernel/index.ts';
 import { resolveAssignments } from './assignments.ts';
-import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, uniquely } from './context.ts';
+import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, resultsAnswer, SERVICE_ACCOUNT, uniquely, writeAnswer } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { pageParams } from '../http/list-query.ts';
 import { endSessions } from './references.ts';
@@ -54,6 +54,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'createServiceAccount',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a service account; the answer holds its client id and the only copy of its secret',
+      answer: writeAnswer(closed({ ...(SERVICE_ACCOUNT['properties'] as Record<string, AnswerShape>), client_secret: STRING })),
       input: { body: joiBody(newServiceAccount) },
       async handle({ body }, ctx) {
         const conflict = `A service account named ${body.name} already exists`;
@@ -83,6 +84,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'getServiceAccounts',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'List service accounts (never their secrets), by name',
+      answer: resultsAnswer(SERVICE_ACCOUNT),
       input: { query: joiQuery(Joi.object(pageParams)) },
       async handle({ query }) {
         const sort = [{ field: column('name'), direction: 1 as const }, { field: column('_id'), direction: 1 as const }];
@@ -96,6 +98,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       name: 'deleteServiceAccount',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Delete a service account; the tokens it was given stop working',
+      answer: writeAnswer(),
       input: { params: joiParams<{ clientId: string }>(idParam('clientId')) },
       async handle({ params }, ctx) {
         if (!(await services.deleteOne(params.clientId))) throw new NotFoundError(`Service account ${params.clientId} not found`);

@@ -10,8 +10,8 @@
  * - `GET /ag-manager/getClusterAdapters` → `{results: [{id, type, baseUrl, instance}], total}`
  */
 import Joi from 'joi';
-import { joiParams, routeHelper } from '../../../kernel/index.ts';
-import type { AnyRoute } from '../../../kernel/index.ts';
+import { answer, arrayOf, closed, INTEGER, joiParams, oneOfValues, routeHelper, STRING } from '../../../kernel/index.ts';
+import type { AnswerShape, AnyRoute } from '../../../kernel/index.ts';
 import type { GatewayManager } from './service.ts';
 
 const PROVENANCE = 'AGManager';
@@ -23,6 +23,12 @@ const adapterParam = Joi.object({ adapterId: Joi.string().min(1).max(200).patter
 
 type AdapterParams = { adapterId: string };
 
+const discovered = closed({ adapterId: STRING, discovered: closed({ scripts: INTEGER, playbooks: INTEGER, modules: INTEGER }), tasks: arrayOf(STRING) });
+const failed = closed({ adapterId: STRING, error: closed({ status: INTEGER, message: STRING }) });
+const removed = closed({ adapterId: STRING, removed: INTEGER, tasks: arrayOf(STRING) });
+const results = (item: AnswerShape) => answer(closed({ results: arrayOf(item), total: INTEGER }));
+const clusterAdapter = closed({ id: STRING, type: oneOfValues('gateway'), baseUrl: STRING, instance: STRING });
+
 export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
   return [
     route<AdapterParams>({
@@ -31,6 +37,7 @@ export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
       name: 'discoverModules',
       roles: AG_MANAGER_ROLES,
       description: "Discover one gateway adapter's scripts, playbooks and modules as workflow tasks",
+      answer: answer(discovered),
       input: { params: joiParams(adapterParam) },
       async handle({ params }, ctx) {
         return { body: await manager.discover(params.adapterId, ctx.logger) };
@@ -42,6 +49,7 @@ export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
       name: 'discoverAll',
       roles: AG_MANAGER_ROLES,
       description: 'Discover the actions of every enabled gateway adapter',
+      answer: results({ anyOf: [discovered, failed] }),
       input: {},
       async handle(_input, ctx) {
         const results = await manager.discoverAll(ctx.logger);
@@ -54,6 +62,7 @@ export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
       name: 'undiscoverModules',
       roles: AG_MANAGER_ROLES,
       description: "Remove one gateway adapter's discovered tasks",
+      answer: answer(removed),
       input: { params: joiParams(adapterParam) },
       async handle({ params }, ctx) {
         return { body: await manager.undiscover(params.adapterId, ctx.logger) };
@@ -65,6 +74,7 @@ export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
       name: 'undiscoverAll',
       roles: AG_MANAGER_ROLES,
       description: 'Remove the discovered tasks of every gateway adapter',
+      answer: results(removed),
       input: {},
       async handle(_input, ctx) {
         const results = await manager.undiscoverAll(ctx.logger);
@@ -77,6 +87,7 @@ export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
       name: 'getClusterAdapters',
       roles: AG_MANAGER_ROLES,
       description: 'The gateway adapters of every core instance',
+      answer: results(clusterAdapter),
       input: {},
       async handle() {
         const results = await manager.clusterAdapters();

@@ -4,7 +4,7 @@
  * (docs/decisions.md D7: clients probe /health/applications to learn whether
  * their session is still valid).
  */
-import { routeHelper } from '../../../kernel/index.ts';
+import { answer, arrayOf, closed, INTEGER, NUMBER, oneOfValues, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { systemReport } from './system.ts';
 
@@ -38,6 +38,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       name: 'live',
       roles: 'public',
       description: 'Liveness: answers while the process serves requests',
+      answer: answer(closed({ status: oneOfValues('ok') })),
       input: {},
       async handle() {
         return { body: { status: 'ok' } };
@@ -49,6 +50,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       name: 'getServerHealth',
       roles: 'authenticated',
       description: 'Release, version, uptime, and the store with its reachability',
+      answer: answer(closed({ release: STRING, version: STRING, uptime: INTEGER, store: closed({ kind: oneOfValues('sqlite', 'mongodb'), reachable: { type: 'boolean' } }), status: oneOfValues('running', 'degraded') })),
       input: {},
       async handle() {
         const reachable = await storeReachable(deps.store);
@@ -70,6 +72,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       name: 'getSystemHealth',
       roles: 'authenticated',
       description: 'The host: architecture, OS release, uptime, memory, load and CPUs',
+      answer: answer(closed({ arch: STRING, release: STRING, uptime: NUMBER, freemem: NUMBER, totalmem: NUMBER, loadavg: arrayOf(NUMBER), cpus: arrayOf(closed({ model: STRING, speed: NUMBER, times: closed({ user: NUMBER, nice: NUMBER, sys: NUMBER, idle: NUMBER, irq: NUMBER }) })) })),
       input: {},
       async handle() {
         return { body: systemReport() };
@@ -81,6 +84,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       name: 'getApplicationsHealth',
       roles: 'authenticated',
       description: 'The applications this core serves and their state',
+      answer: answer(closed({ results: arrayOf(closed({ id: STRING, state: oneOfValues('RUNNING', 'DEAD'), version: STRING })), total: INTEGER })),
       input: {},
       async handle() {
         const reachable = await storeReachable(deps.store);

@@ -3,12 +3,14 @@
  * declared indexes of a collection, and report how the existing ones compare.
  */
 import Joi from 'joi';
-import { joiParams, routeHelper } from '../../../kernel/index.ts';
+import { answer, arrayOf, BOOLEAN, closed, joiParams, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { CORE_COLLECTION_NAMES, CORE_COLLECTIONS } from '../store/collections.ts';
 
 const PROVENANCE = 'Pronghorn';
 const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const indexShape = closed({ name: STRING, key: { type: 'object', additionalProperties: { enum: [1, -1, 'text'] } }, unique: BOOLEAN }, ['unique']);
+const statusShape = closed({ missing: arrayOf(indexShape), misnamed: arrayOf(indexShape), external: arrayOf(indexShape), indexed: BOOLEAN });
 const collectionParam = Joi.object({
   collectionName: Joi.string()
     .valid(...CORE_COLLECTION_NAMES)
@@ -24,6 +26,7 @@ export function indexRoutes(store: Store): AnyRoute[] {
       name: 'getIndexes',
       roles: ['admin'],
       description: 'List the declared indexes of every collection',
+      answer: answer({ type: 'object', additionalProperties: closed({ indexes: arrayOf(indexShape) }) }),
       input: {},
       async handle() {
         const body: Record<string, { indexes: unknown }> = {};
@@ -37,6 +40,7 @@ export function indexRoutes(store: Store): AnyRoute[] {
       name: 'checkIndexes',
       roles: ['admin'],
       description: 'Compare the indexes of a collection with the declared ones',
+      answer: answer(statusShape),
       input: { params: joiParams(collectionParam) },
       async handle({ params }) {
         return { body: await store.collection(params.collectionName).indexStatus() };
@@ -48,6 +52,7 @@ export function indexRoutes(store: Store): AnyRoute[] {
       name: 'createIndexes',
       roles: ['admin'],
       description: 'Create the missing and misnamed declared indexes of a collection',
+      answer: answer(closed({ message: STRING, built: arrayOf(STRING), status: statusShape })),
       input: { params: joiParams(collectionParam) },
       async handle({ params }, ctx) {
         const collection = store.collection(params.collectionName);

@@ -4,7 +4,7 @@
  * The document is made once, on first request, from the final route table.
  */
 import Joi from 'joi';
-import { DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, joiParams, OPENAPI_PATH, routeHelper } from '../../../kernel/index.ts';
+import { answer, DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, joiParams, OBJECT, open, OPENAPI_PATH, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute, Asset, OpenApiDocument, RouteContext } from '../../../kernel/index.ts';
 
 const PROVENANCE = 'Documentation';
@@ -26,6 +26,7 @@ export function openApiRoutes(document: () => OpenApiDocument): AnyRoute[] {
       name: 'getOpenApi',
       roles: 'public',
       description: 'This OpenAPI 3.1 document',
+      answer: answer(open({ openapi: STRING, info: OBJECT, paths: OBJECT }, ['openapi', 'info', 'paths'])),
       input: {},
       async handle() {
         json ??= JSON.stringify(document());
@@ -38,6 +39,7 @@ export function openApiRoutes(document: () => OpenApiDocument): AnyRoute[] {
       name: 'getDocs',
       roles: 'public',
       description: 'The interface reference, rendered from the OpenAPI document',
+      answer: null,
       input: {},
       async handle(_input, ctx) {
         return sendAsset(docsPage(), ctx);
@@ -49,6 +51,7 @@ export function openApiRoutes(document: () => OpenApiDocument): AnyRoute[] {
       name: 'getDocsFile',
       roles: 'public',
       description: 'A file of the rendered reference (Swagger UI, from the swagger-ui-dist package)',
+      answer: null,
       input: { params: joiParams(Joi.object({ file: Joi.string().valid(...DOCS_ASSETS).required().messages({ 'any.only': 'is not a file of the reference' }) })) },
       async handle({ params }, ctx) {
         return sendAsset(docsAsset(params.file)!, ctx);

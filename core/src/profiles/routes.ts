@@ -5,7 +5,7 @@
  * accepted before 2022.1 adds an HTTP `Warning` header to the answer.
  */
 import Joi from 'joi';
-import { joiBody, joiParams, routeHelper } from '../../../kernel/index.ts';
+import { answer, arrayOf, BOOLEAN, closed, INTEGER, joiBody, joiParams, oneOfValues, open, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext } from '../../../kernel/index.ts';
 import { PROFILE_ID, profileSchema } from './document.ts';
 import type { ProfileService, Written } from './service.ts';
@@ -14,6 +14,10 @@ export const PROVENANCE = 'Profiles';
 const PROFILE_READ_ROLES = ['admin', 'apiread', 'support'];
 const PROFILE_WRITE_ROLES = ['admin'];
 const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+/** A profile's properties are the operator's configuration: only its id and the common texts are typed. */
+const PROFILE = open({ id: STRING, description: STRING, type: STRING }, ['id']);
+const ENTRY = closed({ metadata: closed({ isActive: BOOLEAN, activeSync: BOOLEAN }), profile: PROFILE });
+const written = answer(closed({ status: oneOfValues('OK'), message: STRING, data: PROFILE }));
 
 type IdParams = { id: string };
 type Empty = Record<string, never>;
@@ -37,6 +41,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       name: 'getProfiles',
       roles: PROFILE_READ_ROLES,
       description: 'Every profile as {results: [{metadata: {isActive, activeSync}, profile}], total}',
+      answer: answer(closed({ results: arrayOf(ENTRY), total: INTEGER })),
       input: {},
       async handle() {
         return { body: await profiles.list() };
@@ -48,6 +53,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       name: 'importProfile',
       roles: PROFILE_WRITE_ROLES,
       description: 'Add a profile from an exported one (bare, or as {properties}); answers {status, message, data}',
+      answer: written,
       input: { body: importBody },
       async handle({ body }, ctx) {
         const wrapped = body['properties'] !== undefined && Object.keys(body).length === 1;
@@ -62,6 +68,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       name: 'createProfile',
       roles: PROFILE_WRITE_ROLES,
       description: 'Create a profile from {properties: {id, ...}}; answers {status, message, data}',
+      answer: written,
       input: { body: propertiesBody },
       async handle({ body }, ctx) {
         const written = await profiles.create(body.properties, 'body.properties');
@@ -75,6 +82,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       name: 'exportProfile',
       roles: PROFILE_READ_ROLES,
       description: 'One profile, bare, in the form import takes',
+      answer: answer(PROFILE),
       input: { params: idParam },
       async handle({ params }) {
         return { body: await profiles.export(params.id) };
@@ -86,6 +94,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       name: 'getProfile',
       roles: PROFILE_READ_ROLES,
       description: 'One profile as {metadata: {isActive, activeSync}, profile}',
+      answer: answer(ENTRY),
       input: { params: idParam },
       async handle({ params }) {
         return { body: await profiles.get(params.id) };
@@ -97,6 +106,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       name: 'updateProfile',
       roles: PROFILE_WRITE_ROLES,
       description: 'Replace the sections given in {properties}; answers {status, message, data}',
+      answer: written,
       input: { params: idParam, body: propertiesBody },
       async handle({ params, body }, ctx) {
         const written = await profiles.update(params.id, body.properties);
@@ -110,6 +120,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       name: 'deleteProfile',
       roles: PROFILE_WRITE_ROLES,
       description: 'Delete a profile other than the active one; answers {status, message, data}',
+      answer: written,
       input: { params: idParam },
       async handle({ params }) {
         const deleted = await profiles.delete(params.id);
@@ -122,6 +133,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       name: 'switchActiveProfile',
       roles: PROFILE_WRITE_ROLES,
       description: 'Make this profile the active one; answers {status, message}',
+      answer: answer(closed({ status: oneOfValues('OK'), message: STRING })),
       input: { params: idParam },
       async handle({ params }) {
         await profiles.activate(params.id);

@@ -3,7 +3,7 @@
  * application's admin role, which the `admins` group holds.
  * `/nso_manager/*`, the real platform's path, is the gateway's alias of these.
  */
-import { joiBody, joiParams, routeHelper } from '../../../kernel/index.ts';
+import { answer, ANY, arrayOf, closed, joiBody, joiParams, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute } from '../../../kernel/index.ts';
 import type { Relay } from './relay.ts';
 import { adapterIdSchema, restActionSchema, restQuerySchema } from './schemas.ts';
@@ -19,6 +19,7 @@ export function relayRoutes(relay: Relay): AnyRoute[] {
       name: 'restAction',
       roles: ['admin'],
       description: 'Sends a REST call (any method) to an orchestrator through the named adapter; answers its status',
+      answer: answer(arrayOf(closed({ result: STRING, data: ANY }, ['data']))),
       input: { params: joiParams(adapterIdSchema), body: joiBody(restActionSchema) },
       async handle({ params, body }) {
         return { body: await relay.restAction(params.adapterId, body) };
@@ -30,6 +31,7 @@ export function relayRoutes(relay: Relay): AnyRoute[] {
       name: 'restQuery',
       roles: ['admin'],
       description: 'Reads data from an orchestrator through the named adapter; answers it as instance_data',
+      answer: answer(closed({ instance_data: ANY })),
       input: { params: joiParams(adapterIdSchema), body: joiBody(restQuerySchema) },
       async handle({ params, body }) {
         return { body: await relay.restQuery(params.adapterId, body) };

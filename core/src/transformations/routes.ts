@@ -5,7 +5,7 @@
  * plain shape `{message, code, details}`.
  */
 import Joi from 'joi';
-import { isPlainObject, joiObjectId, joiParams, routeHelper, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
+import { answer, ANY, arrayOf, closed, INTEGER, isPlainObject, joiObjectId, joiParams, OBJECT, routeHelper, stored, STRING, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { transformations as transformationType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
@@ -17,6 +17,12 @@ const JST_READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operatio
 const JST_WRITE_ROLES = ['admin', 'designer', 'engineering'];
 const JST_RUN_ROLES = ['admin', 'apiwrite', 'designer', 'engineering', 'operations'];
 const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const AUTHOR = closed({ _id: STRING, provenance: STRING, username: STRING });
+/** Fixed fields, the editor's own (steps, view...) kept as given, and the schemas of its inputs and outputs (user-defined). */
+const TRANSFORMATION = stored(
+  { _id: STRING, name: STRING, description: STRING, incoming: arrayOf(OBJECT), outgoing: arrayOf(OBJECT), mapping: STRING, created: STRING, createdBy: AUTHOR, lastUpdated: STRING, lastUpdatedBy: AUTHOR, version: STRING, steps: arrayOf(ANY), functions: arrayOf(ANY), comments: arrayOf(ANY), tags: arrayOf(ANY), view: OBJECT },
+  ['_id', 'name'],
+);
 
 type IdParams = { id: string };
 type NoParams = Record<string, never>;
@@ -78,6 +84,7 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
         name: 'createTransformation',
         roles: JST_WRITE_ROLES,
         description: 'Create a transformation {name, description, incoming, outgoing, mapping}; answers the stored document',
+        answer: answer(TRANSFORMATION),
         input: { body: anyBody },
         async handle({ body }, ctx) {
           const created = await service.create(body, author(ctx));
@@ -93,6 +100,7 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
         name: 'searchTransformations',
         roles: JST_READ_ROLES,
         description: 'List transformations {results, total} (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
+        answer: answer(closed({ results: arrayOf(TRANSFORMATION), total: INTEGER })),
         input: { query: listParams() },
         async handle({ query }) {
           return { body: await service.search(query) };
@@ -106,6 +114,7 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
       name: 'importTransformation',
       roles: JST_WRITE_ROLES,
       description: 'Import a transformation document (or an array); a taken name becomes "name (n)"; answers what was stored',
+      answer: answer({ anyOf: [TRANSFORMATION, arrayOf(TRANSFORMATION)] }),
       input: { body: anyBody },
       async handle({ body }, ctx) {
         const imported = await service.import(body, author(ctx));
@@ -120,6 +129,7 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
       name: 'getTransformation',
       roles: JST_READ_ROLES,
       description: 'Read one transformation',
+      answer: answer(TRANSFORMATION),
       input: { params: idParam },
       async handle({ params }) {
         return { body: await service.get(params.id) };
@@ -131,6 +141,7 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
       name: 'updateTransformation',
       roles: JST_WRITE_ROLES,
       description: 'Replace the editable fields of a transformation (checked like a new one); answers the stored document',
+      answer: answer(TRANSFORMATION),
       input: { params: idParam, body: anyBody },
       async handle({ params, body }, ctx) {
         const updated = await service.update(params.id, body, author(ctx));
@@ -144,6 +155,7 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
       name: 'deleteTransformation',
       roles: JST_WRITE_ROLES,
       description: 'Delete a transformation; answers 204',
+      answer: null,
       input: { params: idParam },
       async handle({ params }, ctx) {
         await service.remove(params.id);
@@ -157,6 +169,7 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
       name: 'runTransformation',
       roles: JST_RUN_ROLES,
       description: 'Run a transformation on {incoming: {<$id>: value}, options: {extractOutput}} (or the bare values); answers the values keyed by outgoing $id',
+      answer: answer(ANY),
       input: { params: idParam, body: runBody },
       async handle({ params, body }) {
         // As JSON text: an extracted value may be null or a number, which Koa would not send as JSON.

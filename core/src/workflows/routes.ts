@@ -5,7 +5,7 @@
  * Errors are in the plain shape `{message, code, details}`.
  */
 import Joi from 'joi';
-import { joiBody, joiParams, routeHelper, UnauthenticatedError } from '../../../kernel/index.ts';
+import { answer, arrayOf, closed, INTEGER, joiBody, joiParams, OBJECT, open, routeHelper, STRING, UnauthenticatedError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
 import { workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
@@ -16,6 +16,8 @@ export const PROVENANCE = 'AutomationStudio';
 const STUDIO_READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
 const STUDIO_WRITE_ROLES = ['admin', 'designer', 'engineering'];
 const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+/** A workflow's body is the designer's: its tasks and transitions are user-defined. */
+const WORKFLOW = open({ _id: STRING, name: STRING, tasks: OBJECT, transitions: OBJECT }, ['_id', 'name']);
 
 type IdParams = { id: string };
 type IdOrNameParams = { idOrName: string };
@@ -42,6 +44,7 @@ export function workflowRoutes(store: Store): AnyRoute[] {
       name: 'createAutomation',
       roles: STUDIO_WRITE_ROLES,
       description: 'Create a workflow from {automation}; answers {created, edit}',
+      answer: answer(closed({ created: WORKFLOW, edit: STRING })),
       input: { body: createBody },
       async handle({ body }, ctx) {
         const created = await service.create(body.automation, username(ctx));
@@ -55,6 +58,7 @@ export function workflowRoutes(store: Store): AnyRoute[] {
       name: 'updateAutomation',
       roles: STUDIO_WRITE_ROLES,
       description: 'Update a workflow from {update}, laid over the stored one; answers the saved workflow',
+      answer: answer(WORKFLOW),
       input: { params: idParam, body: updateBody },
       async handle({ params, body }, ctx) {
         const updated = await service.update(params.id, body.update, username(ctx));
@@ -68,6 +72,7 @@ export function workflowRoutes(store: Store): AnyRoute[] {
       name: 'getAutomations',
       roles: STUDIO_READ_ROLES,
       description: 'List workflows (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
+      answer: answer(closed({ items: arrayOf(WORKFLOW), total: INTEGER, skip: INTEGER, limit: INTEGER }, ['limit'])),
       input: { query: listQuery(workflowType) },
       async handle({ query }) {
         const page = await store.collection('workflows').search(query);
@@ -80,6 +85,7 @@ export function workflowRoutes(store: Store): AnyRoute[] {
       name: 'getAutomation',
       roles: STUDIO_READ_ROLES,
       description: 'Read one workflow by its id, or else by its exact name',
+      answer: answer(WORKFLOW),
       input: { params: idOrNameParam },
       async handle({ params }) {
         return { body: await service.getByIdOrName(params.idOrName) };
@@ -91,6 +97,7 @@ export function workflowRoutes(store: Store): AnyRoute[] {
       name: 'deleteAutomation',
       roles: STUDIO_WRITE_ROLES,
       description: 'Delete a workflow, unless running or paused jobs still use it',
+      answer: answer(closed({ deleted: closed({ _id: STRING, name: STRING }) })),
       input: { params: idParam },
       async handle({ params }, ctx) {
         const deleted = await service.delete(params.id);
