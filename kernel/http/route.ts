@@ -69,7 +69,7 @@ export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, 
    * of its `data`, which the envelope wraps, with `answerMetadata` as its `metadata` (an empty object when
    * not given). Null for an answer that is not JSON (text, HTML, no body).
    */
-  readonly answer?: AnswerSchema | null;
+  readonly answer: AnswerSchema | null;
   readonly answerMetadata?: AnswerSchema;
   readonly input: {
     readonly params?: Validator<Record<string, string>, P>;

@@ -2,8 +2,9 @@
  * The contract check (test/contract/check-answers.ts) on answers recorded
  * the way the suites record theirs: real answers of a core and a gateway
  * pass, and an answer that drifts from the document fails it: a field
- * renamed, a status the operation does not list, a content type it does
- * not give, an operation the document does not hold.
+ * renamed (in an envelope, in the data of an operations-manager answer, in
+ * a module's own answer), a status the operation does not list, a content
+ * type it does not give, an operation the document does not hold.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,6 +42,7 @@ before(async () => {
     [core.url, '/health/server'],
     [core.url, '/metrics'],
     [core.url, '/openapi.json'],
+    [core.url, '/operations-manager/automations', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Contract drift"}' }],
     [gw.url, '/workflow_engine/getJobDeep/0000000000000000000000a1'],
     [gw.url, '/workflow_engine/jobs/find', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' }],
     [gw.url, '/metrics'],
@@ -81,6 +83,21 @@ test('a field renamed in an answer fails the check', () => {
   const error = one('core', 401, '/whoami');
   const { code, ...others } = error.body as Record<string, unknown>;
   assert.match(String(checker.check({ ...error, body: { ...others, errorCode: code } })), /does not match/);
+});
+
+test("a field renamed inside an answer's declared shape fails the check: the data of an operations-manager answer and a module's own answer", () => {
+  const created = one('core', 200, '/operations-manager/automations');
+  assert.equal(checker.check(created), null);
+  const envelope = created.body as { message: string; data: Record<string, unknown>; metadata: object };
+  const { componentType, ...data } = envelope.data;
+  assert.equal(componentType, 'workflows');
+  assert.match(String(checker.check({ ...created, body: { ...envelope, data: { ...data, component_type: componentType } } })), /core POST \/operations-manager\/automations 200: the body does not match the document: \/data/);
+  const server = one('core', 200, '/health/server');
+  assert.equal(checker.check(server), null);
+  const { release, ...rest } = server.body as Record<string, unknown>;
+  assert.match(String(checker.check({ ...server, body: { ...rest, platformRelease: release } })), /core GET \/health\/server 200: the body does not match the document/);
+  // The gateway's document describes the core operations it passes through with the same shapes.
+  assert.match(String(checker.check({ ...server, service: 'gateway', body: { ...rest, platformRelease: release } })), /gateway GET \/health\/server 200: the body does not match the document/);
 });
 
 test('a status the operation does not list fails the check', () => {

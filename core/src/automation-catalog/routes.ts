@@ -6,7 +6,7 @@
  */
 import Joi from 'joi';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { joiBody, joiObjectId, joiParams, routeHelper, splitQueryString, ValidationError } from '../../../kernel/index.ts';
+import { answer, arrayOf, BOOLEAN, closed, INTEGER, joiBody, joiObjectId, joiParams, nullable, OBJECT, oneOfValues, open, routeHelper, splitQueryString, STRING, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { automations as automationType } from '../store/doc-types.ts';
 import { listQuery, MAX_LIMIT } from '../http/list-query.ts';
@@ -16,10 +16,35 @@ import { deleteIds } from './delete-body.ts';
 import { PROVENANCE } from './gbac.ts';
 import type { AutomationCatalog, UpdateOptions } from './service.ts';
 import type { Caller } from '../auth/caller.ts';
+import { JOB } from '../operations-manager/answers.ts';
 
 const CATALOG_READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'];
 const CATALOG_WRITE_ROLES = ['admin', 'engineering', 'operations'];
 const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+/** A catalog automation: the platform's fields typed; documents migrated from its scheduler may carry others. */
+const AUTOMATION = open(
+  {
+    _id: STRING,
+    name: STRING,
+    type: oneOfValues('normal'),
+    data: OBJECT,
+    nextRunAt: nullable(STRING),
+    repeatInterval: nullable(STRING),
+    repeatTimezone: nullable(STRING),
+    lastRunAt: nullable(STRING),
+    lastFinishedAt: nullable(STRING),
+    lockedAt: nullable(STRING),
+    disabled: BOOLEAN,
+    lastModifiedBy: nullable(STRING),
+    migratedToOM: BOOLEAN,
+    correspondingOMAutomationId: nullable(STRING),
+    failedAt: nullable(STRING),
+    failReason: nullable(STRING),
+    failCount: INTEGER,
+  },
+  ['_id', 'name'],
+);
+const DETAIL = closed({ parameter: STRING, message: STRING });
 const BASE = '/automation_catalog/automations';
 const MAX_ITEMS = 1000;
 
@@ -102,6 +127,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'createAutomation',
       roles: CATALOG_WRITE_ROLES,
       description: 'Create an automation from {name, description}; answers the automation',
+      answer: answer(AUTOMATION),
       input: { body: createBody },
       async handle({ body }, ctx) {
         return { body: view(await catalog.create(body.name, body.description, user(ctx))) };
@@ -113,6 +139,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'deleteAutomations',
       roles: CATALOG_WRITE_ROLES,
       description: 'Delete the automations named by an array of ids; answers {deleted, notFound}',
+      answer: answer(closed({ deleted: arrayOf(STRING), notFound: arrayOf(STRING) })),
       input: { body: deleteBody },
       async handle(_input, ctx) {
         return { body: await catalog.delete(await deleteIds(ctx), callerOf(ctx)) };
@@ -124,6 +151,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'exportAutomation',
       roles: CATALOG_READ_ROLES,
       description: 'One automation in the import format',
+      answer: answer(AUTOMATION),
       input: { params: idParam },
       async handle({ params }, ctx) {
         return { body: exportView(await catalog.get(params.id, callerOf(ctx))) };
@@ -135,6 +163,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'getAutomationById',
       roles: CATALOG_READ_ROLES,
       description: 'One automation',
+      answer: answer(AUTOMATION),
       input: { params: idParam },
       async handle({ params }, ctx) {
         return { body: view(await catalog.get(params.id, callerOf(ctx))) };
@@ -146,6 +175,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'getAutomations',
       roles: CATALOG_READ_ROLES,
       description: 'All automations in name order, as {results, total}; limit, skip, sort, order and equals/contains/startsWith filters',
+      answer: answer(closed({ results: arrayOf(AUTOMATION), total: INTEGER })),
       input: { query: allByDefault(listQuery(automationType)) },
       async handle({ query }, ctx) {
         const page = await catalog.list(query, callerOf(ctx));
@@ -158,6 +188,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'importAutomations',
       roles: CATALOG_WRITE_ROLES,
       description: 'Insert automations from exported documents ({automations: [...]}, an array, or one); answers {message, imported, failed}',
+      answer: answer(closed({ message: STRING, imported: arrayOf(AUTOMATION), failed: arrayOf(DETAIL) })),
       input: { body: documents('automations') },
       async handle({ body }, ctx) {
         const { imported, failed } = await catalog.import(body, user(ctx));
@@ -172,6 +203,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'migrateSchedulerJobs',
       roles: CATALOG_WRITE_ROLES,
       description: 'Convert scheduler (Agenda) job documents ({jobs: [...]}, an array, or one) into automations; answers {message, converted, skipped}',
+      answer: answer(closed({ message: STRING, converted: arrayOf(closed({ index: INTEGER, _id: STRING, name: STRING })), skipped: arrayOf(closed({ index: INTEGER, name: nullable(STRING), reason: STRING })) })),
       input: { body: documents('jobs') },
       async handle({ body }, ctx) {
         const result = await catalog.migrate(body, user(ctx));
@@ -185,6 +217,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'runAutomation',
       roles: CATALOG_WRITE_ROLES,
       description: "Start the attached workflow's job now, outside the schedule; answers the job",
+      answer: answer(JOB),
       input: { params: idParam, body: runBody },
       async handle({ params, body }, ctx) {
         const job = await catalog.run(params.id, callerOf(ctx), body.formData);
@@ -199,6 +232,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'scheduleAutomation',
       roles: CATALOG_WRITE_ROLES,
       description: 'Change only the schedule: nextRunAt, repeatInterval, repeatTimezone, disabled; answers the automation',
+      answer: answer(AUTOMATION),
       input: { params: idParam, body: scheduleBody },
       async handle({ params, body }, ctx) {
         const change = 'options' in body ? body.options : body;
@@ -211,6 +245,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       name: 'updateAutomation',
       roles: CATALOG_WRITE_ROLES,
       description: 'Update the workflow, form, gbac, form data and schedule from {options}; answers the automation',
+      answer: answer(AUTOMATION),
       input: { params: idParam, body: updateBody },
       async handle({ params, body }, ctx) {
         return { body: view(await catalog.update(params.id, body.options, callerOf(ctx))) };

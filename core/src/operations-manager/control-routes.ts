@@ -8,8 +8,9 @@ import type { JobControl } from '../engine/control.ts';
 import type { GroupChange, TaskControl } from '../engine/task-control.ts';
 import type { FinishState } from '../engine/types.ts';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { joiBody, joiObjectId, joiParams } from '../../../kernel/index.ts';
+import { answer, joiBody, joiObjectId, joiParams, NULL } from '../../../kernel/index.ts';
 import type { AnyRoute, ErrorDetail, HttpMethod } from '../../../kernel/index.ts';
+import { JOB, MANUAL_CONTROLLER } from './answers.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from './route.ts';
 
 const taskKey = () => Joi.string().pattern(/^([0-9a-f]{1,4}|workflow_start|workflow_end)$/).messages({ 'string.pattern.base': 'must be a task id of the workflow, such as a1b2' });
@@ -22,6 +23,7 @@ const jobTaskParams = joiParams(Joi.object({ jobId: joiObjectId().required(), ta
 const taskDocParam = joiParams(Joi.object({ id: uuid().required() }));
 
 const done = { body: { message: 'Successfully completed the operation', data: null, metadata: {} } };
+const DONE = answer(NULL);
 
 function bulk(action: 'cancel' | 'pause' | 'resume', name: string, jobs: JobControl): AnyRoute {
   return omRoute<Record<string, never>, Record<string, never>, { jobIds: string[] }>({
@@ -29,6 +31,7 @@ function bulk(action: 'cancel' | 'pause' | 'resume', name: string, jobs: JobCont
     path: `/operations-manager/jobs/${action}`,
     name,
     roles: OM_WRITE_ROLES,
+    answer: DONE,
     description: `${action[0]!.toUpperCase()}${action.slice(1)} up to 100 jobs, all or none`,
     input: { body: joiBody(Joi.object({ jobIds: Joi.array().items(joiObjectId()).min(1).max(100).required() })) },
     async handle({ body }, ctx) {
@@ -73,6 +76,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path,
       name,
       roles: OM_WRITE_ROLES,
+      answer: DONE,
       description: `Change a job's groups (${name})`,
       input: {
         params: path.includes(':groupId') ? joiParams(Joi.object({ jobId: joiObjectId().required(), groupId: joiObjectId().required() })) : jobIdParam,
@@ -90,6 +94,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path: '/operations-manager/jobs/start',
       name: 'startJob',
       roles: OM_WRITE_ROLES,
+      answer: answer(JOB),
       description: 'Start a job from a workflow, by its name',
       input: { body: joiBody(startBody) },
       async handle({ body }, ctx) {
@@ -113,6 +118,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path: '/operations-manager/jobs/:id/revert',
       name: 'revertJob',
       roles: OM_WRITE_ROLES,
+      answer: DONE,
       description: 'Revert a job from an errored task to a completed one',
       input: { params: jobIdParam, body: joiBody(Joi.object({ fromTask: taskKey().required(), toTask: taskKey().required() })) },
       async handle({ params, body }, ctx) {
@@ -125,6 +131,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path: '/operations-manager/jobs/:id/continue',
       name: 'continueJobFrom',
       roles: OM_WRITE_ROLES,
+      answer: DONE,
       description: 'Continue a job in error past one of its errored tasks',
       input: { params: jobIdParam, body: joiBody(Joi.object({ taskId: taskKey(), fromTask: taskKey() }).or('taskId', 'fromTask')) },
       async handle({ params, body }, ctx) {
@@ -137,6 +144,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path: '/operations-manager/tasks/:id/continue',
       name: 'continueTask',
       roles: OM_WRITE_ROLES,
+      answer: DONE,
       description: 'Continue a job in error past the errored task with this task document id',
       input: { params: taskDocParam },
       async handle({ params }, ctx) {
@@ -149,6 +157,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/retry',
       name: 'retryTask',
       roles: OM_WRITE_ROLES,
+      answer: DONE,
       description: 'Run an errored task again, optionally with changed incoming variables',
       input: { params: jobTaskParams, body: joiBody(Joi.object({ variables: variables().default({}) })) },
       async handle({ params, body }, ctx) {
@@ -161,6 +170,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/finish',
       name: 'finishManualTask',
       roles: OM_WRITE_ROLES,
+      answer: DONE,
       description: 'Finish a manual task with a finish state and its outgoing variables',
       input: { params: jobTaskParams, body: joiBody(finishBody) },
       async handle({ params, body }, ctx) {
@@ -175,6 +185,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         path: `/operations-manager/tasks/:id/${action}`,
         name: `${action}Task`,
         roles: OM_WRITE_ROLES,
+        answer: DONE,
         description: action === 'claim' ? 'Claim a manual task for the caller' : 'Release a claimed manual task',
         input: { params: taskDocParam },
         async handle({ params }, ctx) {
@@ -188,6 +199,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path: '/operations-manager/tasks/:id/assign',
       name: 'assignTask',
       roles: OM_WRITE_ROLES,
+      answer: DONE,
       description: 'Assign a manual task to a user',
       input: { params: taskDocParam, body: joiBody(Joi.object({ userId: joiObjectId().required() })) },
       async handle({ params, body }, ctx) {
@@ -201,6 +213,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         path: `/operations-manager/jobs/:jobId/${action}`,
         name: `${action}Job`,
         roles: OM_WRITE_ROLES,
+        answer: DONE,
         description: action === 'watch' ? 'Watch a job' : 'Stop watching a job',
         input: { params: jobIdParam2 },
         async handle({ params }, ctx) {
@@ -218,6 +231,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/manual-controller',
       name: 'getManualTaskController',
       roles: OM_READ_ROLES,
+      answer: answer(MANUAL_CONTROLLER),
       description: 'What a manual task shows and collects',
       input: { params: jobTaskParams },
       async handle({ params }, ctx) {

@@ -3,8 +3,9 @@
  * `GET /jobs/:id` (also written `/job/:id`) and `GET /tasks/:id`.
  */
 import Joi from 'joi';
-import { jobs, joiObjectId, joiParams, parseReadOptions, parseSearch, tasks } from '../../../kernel/index.ts';
+import { answer, arrayOf, jobs, joiObjectId, joiParams, parseReadOptions, parseSearch, tasks } from '../../../kernel/index.ts';
 import type { AnyRoute, DocType, ReadOptions, SearchLimits, SearchRequest } from '../../../kernel/index.ts';
+import { JOB_PART, PAGE_METADATA, TASK_PART } from './answers.ts';
 import { OM_READ_ROLES, omRoute } from './route.ts';
 import type { SearchService } from './search-service.ts';
 
@@ -25,6 +26,8 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
       name,
       roles: OM_READ_ROLES,
       description: `Search ${type.name} with the query-parameter search language`,
+      answer: answer(arrayOf(type === jobs ? JOB_PART : TASK_PART)),
+      answerMetadata: answer(PAGE_METADATA),
       input: { query: { validate: (qs) => parseSearch(type, qs, limits) } },
       async handle({ query }, ctx) {
         const page = await service.search(query, ctx.caller!);
@@ -42,6 +45,7 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
       name,
       roles: OM_READ_ROLES,
       description: `Read one ${type.name === 'jobs' ? 'job' : 'task'} with optional projection and dereference`,
+      answer: answer(type === jobs ? JOB_PART : TASK_PART),
       input: {
         params: joiParams(type === jobs ? objectIdParam : uuidParam),
         query: { validate: (qs) => parseReadOptions(type, qs, limits) },

@@ -10,7 +10,7 @@ import type { Caller } from '../auth/caller.ts';
 import type { MethodInfo } from '../auth/roles.ts';
 import { whoami } from '../auth/whoami.ts';
 import type { Engine } from '../engine/engine.ts';
-import { routeHelper, UnauthenticatedError } from '../../../kernel/index.ts';
+import { answer, arrayOf, BOOLEAN, closed, INTEGER, OBJECT, oneOfValues, open, routeHelper, stored, STRING, UnauthenticatedError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, Logger, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
 import { groups as groupType, workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
@@ -21,6 +21,8 @@ import { invokeServiceOrder } from './order.ts';
 import { addServiceBody, emptyBody, filterParam, idParam, orderBody, pageQuery, serviceModelsQuery, updateServiceBody } from './schemas.ts';
 import type { AddServiceBody, OrderBody, Page, UpdateServiceBody } from './schemas.ts';
 import { serviceModels } from './service-models.ts';
+import { WHOAMI } from '../auth/whoami.ts';
+import { JOB } from '../operations-manager/answers.ts';
 
 const SERVICE_CATALOG_READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'] as const;
 const SERVICE_CATALOG_WRITE_ROLES = ['admin', 'engineering'] as const;
@@ -48,6 +50,14 @@ function callerOf(ctx: RouteContext): Caller {
 
 const GROUP_FIELDS = ['_id', 'name', 'description', 'provenance', 'inactive'];
 
+const SERVICE = stored(
+  { _id: STRING, name: STRING, description: STRING, formId: STRING, workflow: STRING, groups: arrayOf(STRING), created: STRING, createdBy: STRING, lastUpdated: STRING, lastUpdatedBy: STRING },
+  ['_id', 'name'],
+);
+/** A form's JSON Schema and UI schema are its author's. */
+const FORM = open({ _id: STRING, name: STRING, description: STRING, schema: OBJECT, uiSchema: OBJECT }, ['_id', 'name']);
+const results = (item: Record<string, unknown>) => answer(closed({ results: arrayOf(item), total: INTEGER }));
+
 function pick(doc: Doc, keys: readonly string[]): Doc {
   return Object.fromEntries(keys.filter((k) => doc[k] !== undefined).map((k) => [k, doc[k]]));
 }
@@ -70,6 +80,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'AddNewServiceToCatalog',
       roles: SERVICE_CATALOG_WRITE_ROLES,
       description: 'Add a service {service: {name, description, workflow, formId | (form given), groups}, form?: {name, description, schema, uiSchema}}; answers the service',
+      answer: answer(SERVICE),
       input: { body: addServiceBody },
       async handle({ body }, ctx) {
         const service = await catalog.add(body, callerOf(ctx));
@@ -83,6 +94,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'UpdateServiceInCatalog',
       roles: SERVICE_CATALOG_WRITE_ROLES,
       description: 'Change a service {service: {_id, the fields to change}, form?: a new form for it}; answers the service',
+      answer: answer(SERVICE),
       input: { body: updateServiceBody },
       async handle({ body }, ctx) {
         const service = await catalog.update(body, callerOf(ctx));
@@ -96,6 +108,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'deleteService',
       roles: SERVICE_CATALOG_WRITE_ROLES,
       description: 'Delete a service (its form is kept); answers {deleted: true, _id, name}',
+      answer: answer(closed({ deleted: oneOfValues(true), _id: STRING, name: STRING })),
       input: { params: idParam('id'), body: emptyBody },
       async handle({ params }, ctx) {
         const service = await catalog.remove(params['id']!, callerOf(ctx));
@@ -109,6 +122,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'GetFormData',
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'A form by id: {_id, name, description, schema, uiSchema, created, createdBy, lastUpdated, lastUpdatedBy}',
+      answer: answer(FORM),
       input: { params: idParam('form_id') },
       async handle({ params }) {
         return { body: await catalog.form(params['form_id']!) };
@@ -120,6 +134,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'GetFormId',
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'A service by id, with its formId',
+      answer: answer(SERVICE),
       input: { params: idParam('service_id') },
       async handle({ params }, ctx) {
         return { body: await catalog.service(params['service_id']!, callerOf(ctx)) };
@@ -131,6 +146,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'GetForms',
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Forms by name, with limit and skip; answers {results, total}',
+      answer: results(FORM),
       input: { query: pageQuery },
       async handle({ query }) {
         return { body: await catalog.listForms(query) };
@@ -142,6 +158,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'ServiceCatalogStore',
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Services the caller may see, by name: `all`, or those whose name contains the filter (case-sensitive); limit and skip; answers {results, total}',
+      answer: results(SERVICE),
       input: { params: filterParam, query: pageQuery },
       async handle({ params, query }, ctx) {
         return { body: await catalog.listServices(params['filter']!, callerOf(ctx), query) };
@@ -153,6 +170,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'getGroups',
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Groups a service may be restricted to: {results: [{_id, name, description, provenance, inactive}], total}, with the generic list parameters',
+      answer: results(stored({ _id: STRING, name: STRING, description: STRING, provenance: STRING, inactive: BOOLEAN }, ['_id'])),
       input: { query: listQuery(groupType, { inactive: true }) },
       async handle({ query }) {
         const page = await deps.store.collection('groups').search(query);
@@ -165,6 +183,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'GetUserObject',
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'The caller, as GET /whoami answers it',
+      answer: answer(WHOAMI),
       input: {},
       async handle(_input, ctx) {
         return { body: whoami(callerOf(ctx), deps.methods()) };
@@ -176,6 +195,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'GetWorkflows',
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Workflows a service may start, without their tasks and transitions: {results, total}, with the generic list parameters',
+      answer: results(open({ _id: STRING, name: STRING, inputSchema: OBJECT }, ['_id', 'name'])),
       input: { query: listQuery(workflowType) },
       async handle({ query }) {
         const page = await deps.store.collection('workflows').search(query);
@@ -188,6 +208,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'invokeServiceOrder',
       roles: SERVICE_CATALOG_ORDER_ROLES,
       description: "Order a service {serviceId | service_id | name, formData, description?}: checks formData against the service's form and starts its workflow with formData as the job variables; answers the job",
+      answer: answer(JOB),
       input: { body: orderBody },
       async handle({ body }, ctx) {
         const job = await invokeServiceOrder({ catalog, workflows, engine: deps.engine }, body, callerOf(ctx));
@@ -201,6 +222,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       name: 'ServiceModels',
       roles: SERVICE_CATALOG_READ_ROLES,
       description: "The orchestrator's service models, through the relay (adapterId, or the first nso adapter): {adapterId, results: [{name, module, path, kind, instances}], total}",
+      answer: answer(closed({ adapterId: STRING, results: arrayOf(closed({ name: STRING, module: STRING, path: STRING, kind: oneOfValues('list', 'container', 'leaf'), instances: INTEGER })), total: INTEGER })),
       input: { query: serviceModelsQuery },
       async handle({ query }) {
         return { body: await serviceModels({ relay: deps.relay, registry }, query.adapterId) };

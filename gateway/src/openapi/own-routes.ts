@@ -5,7 +5,7 @@
  * never called.
  */
 import Joi from 'joi';
-import { DOCS_ASSETS, DOCS_PATH, joiParams, joiQuery, METRICS_PROVENANCE, OPENAPI_PATH } from '../../../kernel/index.ts';
+import { answer, closed, DOCS_ASSETS, DOCS_PATH, joiParams, joiQuery, METRICS_PROVENANCE, OBJECT, oneOfValues, open, OPENAPI_PATH, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteDef } from '../../../kernel/index.ts';
 import { REPORT_PATH } from '../audit/report-route.ts';
 
@@ -13,15 +13,16 @@ const served = (): never => {
   throw new Error('described only: the gateway serves this route in app.ts');
 };
 
-function describe(route: Omit<RouteDef, 'handle' | 'surface'> & { surface?: RouteDef['surface'] }): AnyRoute {
-  return { surface: 'plain', ...route, handle: served } as AnyRoute;
+/** A JSON answer is declared like a core route's; null (the default) for the text, HTML and report answers. */
+function describe(route: Omit<RouteDef, 'handle' | 'surface' | 'answer'> & { surface?: RouteDef['surface']; answer?: RouteDef['answer'] }): AnyRoute {
+  return { surface: 'plain', answer: null, ...route, handle: served } as AnyRoute;
 }
 
 export const GATEWAY_LIVENESS = '/gateway/health/live';
 
 export function gatewayOwnRoutes(metrics: boolean): AnyRoute[] {
   const routes = [
-    describe({ method: 'GET', path: GATEWAY_LIVENESS, name: 'getGatewayLiveness', provenance: 'Gateway', roles: 'public', description: "The gateway's liveness, answered even when the core is down", input: {} }),
+    describe({ method: 'GET', path: GATEWAY_LIVENESS, name: 'getGatewayLiveness', provenance: 'Gateway', roles: 'public', description: "The gateway's liveness, answered even when the core is down", answer: answer(closed({ status: oneOfValues('ok') })), input: {} }),
     describe({
       method: 'GET',
       path: REPORT_PATH,
@@ -33,7 +34,7 @@ export function gatewayOwnRoutes(metrics: boolean): AnyRoute[] {
         query: joiQuery(Joi.object({ format: Joi.string().valid('json', 'csv', 'html'), target: Joi.string().description('The release to report against'), since: Joi.string().isoDate(), until: Joi.string().isoDate() })),
       },
     }),
-    describe({ method: 'GET', path: OPENAPI_PATH, name: 'getOpenApi', provenance: 'Documentation', roles: 'public', description: "The gateway's OpenAPI 3.1 document: its own routes, the legacy operations and the core operations it passes through", input: {} }),
+    describe({ method: 'GET', path: OPENAPI_PATH, name: 'getOpenApi', provenance: 'Documentation', roles: 'public', description: "The gateway's OpenAPI 3.1 document: its own routes, the legacy operations and the core operations it passes through", answer: answer(open({ openapi: STRING, info: OBJECT, paths: OBJECT }, ['openapi', 'info', 'paths'])), input: {} }),
     describe({ method: 'GET', path: DOCS_PATH, name: 'getDocs', provenance: 'Documentation', roles: 'public', description: 'The interface reference, rendered from the OpenAPI document', input: {} }),
     describe({
       method: 'GET',

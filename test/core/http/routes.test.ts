@@ -1,6 +1,6 @@
 /**
- * Every route is a record that declares its method name, provenance, roles
- * and inputs. A route that leaves one out fails here.
+ * Every route is a record that declares its method name, provenance, roles,
+ * inputs and success answer. A route that leaves one out fails here.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,10 +17,12 @@ const NO_BODY = new Set([
   'POST /operations-manager/tasks/:id/release', 'POST /operations-manager/jobs/:jobId/watch', 'POST /operations-manager/jobs/:jobId/unwatch',
   'PUT /profiles/:id/active',
 ]);
+/** Answers that are not JSON (text, HTML, files, no body): the only routes whose answer is declared null. */
+const NOT_JSON = new Set(['GET /metrics', 'GET /docs', 'GET /docs/:file', 'DELETE /transformations/:id']);
 /** Routes any authenticated caller may use, whatever their roles. */
 const ANY_CALLER = new Set(['GET /health/server', 'GET /health/system', 'GET /health/applications', 'GET /health/adapters', 'POST /logout', 'GET /whoami']);
 
-test('every core route declares a method name, provenance, roles, surface and its inputs', async () => {
+test('every core route declares a method name, provenance, roles, surface, its inputs and its success answer', async () => {
   const store = await openTestStore();
   const { routes } = createCoreApp({ store, config: await testConfig(), logger: createLogger({ level: 'error', service: 'test', silent: true }) });
   assert.ok(routes.length >= 8);
@@ -37,6 +39,9 @@ test('every core route declares a method name, provenance, roles, surface and it
     else if (r.roles === 'authenticated') assert.ok(ANY_CALLER.has(id), `${id} is open to any caller but not on the documented list`);
     else assert.ok(r.roles.length > 0, `${id} names the roles that may call it`);
     if (r.path.includes(':')) assert.ok(r.input.params, `${id} has path parameters, so it must validate them`);
+    // The interface document (docs/openapi.md) and the contract check describe answers from this.
+    if (r.answer === null) assert.ok(NOT_JSON.has(id), `${id} declares that it answers no JSON, but it is not on the list of non-JSON answers`);
+    else assert.ok(r.answer !== undefined && ('joi' in r.answer || 'jsonSchema' in r.answer), `${id} declares the schema of its success answer`);
     if (r.method !== 'GET' && r.method !== 'DELETE' && !r.input.body) {
       // A write without a body validator refuses any body; that must be a choice, visible here.
       assert.ok(NO_BODY.has(id), `${id} takes no body; add it to this list if that is intended`);

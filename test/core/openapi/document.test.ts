@@ -67,9 +67,16 @@ test("a converted Joi body accepts and refuses what the route's own validator do
   }
 });
 
-test('an operations-manager operation answers its envelope, other core routes their own error shape', () => {
+test('an operations-manager operation answers its envelope around its own data and metadata, other core routes their own error shape', () => {
   const om = doc.paths['/operations-manager/jobs']!['get']!;
-  assert.deepEqual(om.responses['200'], { description: om.summary, content: { 'application/json': { schema: { $ref: '#/components/schemas/OperationsManagerEnvelope' } } } });
+  const schema = (om.responses['200'] as { content: Record<string, { schema: Record<string, unknown> }> }).content['application/json']!.schema;
+  assert.deepEqual(schema['required'], ['message', 'data', 'metadata']);
+  assert.equal(schema['additionalProperties'], false);
+  const { data, metadata } = schema['properties'] as Record<string, Record<string, unknown>>;
+  // The route's own shapes inside the envelope: a page of jobs (closed to the job's properties) and the page metadata.
+  assert.equal(data!['type'], 'array');
+  assert.equal((data!['items'] as Record<string, unknown>)['additionalProperties'], false);
+  assert.deepEqual(Object.keys(metadata!['properties'] as object).sort(), ['currentPageSize', 'limit', 'nextPageSkip', 'previousPageSkip', 'skip', 'total']);
   assert.deepEqual(om.responses['400'], { $ref: '#/components/responses/OperationsManager400' });
   assert.deepEqual(doc.paths['/whoami']!['get']!.responses['401'], { $ref: '#/components/responses/Plain401' });
   assert.deepEqual(doc.paths['/oauth/token']!['post']!.responses['400'], { $ref: '#/components/responses/OAuth400' });

@@ -4,7 +4,7 @@
  * operations-manager envelope.
  */
 import Joi from 'joi';
-import { joiBody, joiObjectId, joiParams } from '../../../../kernel/index.ts';
+import { answer, arrayOf, closed, INTEGER, joiBody, joiObjectId, joiParams, NULL, STRING } from '../../../../kernel/index.ts';
 import type { AnyRoute, SearchQuery } from '../../../../kernel/index.ts';
 import { omAutomations } from '../../store/doc-types.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from '../route.ts';
@@ -14,6 +14,7 @@ import { createSchema, patchSchema } from './model.ts';
 import type { AutomationInput } from './model.ts';
 import { envelope, listEnvelope, omListQuery, view } from './om-list.ts';
 import type { AutomationService } from './service.ts';
+import { AUTOMATION, AUTOMATION_EXPORT, FAILURES, PAGE_METADATA, TRIGGER } from '../answers.ts';
 
 type Id = { id: string };
 const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
@@ -26,6 +27,8 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'getAutomations',
       roles: OM_READ_ROLES,
       description: 'List automations with the generic filters',
+      answer: answer(arrayOf(AUTOMATION)),
+      answerMetadata: answer(PAGE_METADATA),
       input: { query: omListQuery(omAutomations) },
       handle: ({ query }) => listEnvelope(service.collection, query, 'Successfully retrieved automations'),
     }),
@@ -35,6 +38,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'createAutomation',
       roles: OM_WRITE_ROLES,
       description: 'Create an automation running a workflow (componentId or componentName)',
+      answer: answer(AUTOMATION),
       input: { body: joiBody(createSchema) },
       async handle({ body }, ctx) {
         return envelope('Successfully created automation', view(await service.create(body, ctx.caller!)));
@@ -46,6 +50,8 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'importAutomations',
       roles: OM_WRITE_ROLES,
       description: 'Import automations (as exported, with their triggers); each is imported or reported on its own',
+      answer: answer(arrayOf(AUTOMATION_EXPORT)),
+      answerMetadata: answer(FAILURES),
       input: { body: joiBody(Joi.object({ automations: Joi.array().items(Joi.any()).min(1).max(1000).required() })) },
       async handle({ body }, ctx) {
         const { imported, failures } = await service.importMany(body.automations, ctx.caller!);
@@ -58,6 +64,8 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'cloneAutomation',
       roles: OM_WRITE_ROLES,
       description: 'Copy an automation and its triggers (the copies disabled) under a new name',
+      answer: answer(AUTOMATION),
+      answerMetadata: answer(closed({ triggers: arrayOf(TRIGGER) })),
       input: { body: joiBody(Joi.object({ id: joiObjectId().required(), name: Joi.string().trim().min(1).max(200) })) },
       async handle({ body }, ctx) {
         const { automation, triggers } = await service.clone(body.id, body.name, ctx.caller!);
@@ -70,6 +78,8 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'migrateAutomation',
       roles: OM_WRITE_ROLES,
       description: 'Create the operations-manager automation and triggers of an automation-catalog automation',
+      answer: answer(closed({ automation: AUTOMATION, triggers: arrayOf(TRIGGER) })),
+      answerMetadata: answer(closed({ warnings: arrayOf(STRING) }, ['warnings'])),
       // Everything comes from the catalog automation; an empty JSON object (what clients send by habit) is accepted.
       input: { params: joiParams(Joi.object({ catalogAutomationId: joiObjectId().required() })), body: joiBody(Joi.object<Record<string, never>>({})) },
       async handle({ params }, ctx) {
@@ -83,6 +93,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'getAutomation',
       roles: OM_READ_ROLES,
       description: 'Read one automation',
+      answer: answer(AUTOMATION),
       input: { params: idParam },
       async handle({ params }) {
         return envelope('Successfully retrieved automation', view(await service.get(params.id)));
@@ -94,6 +105,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'updateAutomation',
       roles: OM_WRITE_ROLES,
       description: 'Change the name, description or workflow of an automation',
+      answer: answer(AUTOMATION),
       input: { params: idParam, body: joiBody(patchSchema) },
       async handle({ params, body }, ctx) {
         return envelope('Successfully updated automation', view(await service.update(params.id, body, ctx.caller!)));
@@ -105,6 +117,8 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'deleteAutomation',
       roles: OM_WRITE_ROLES,
       description: 'Delete an automation and its triggers',
+      answer: answer(NULL),
+      answerMetadata: answer(closed({ deletedTriggers: INTEGER })),
       input: { params: idParam },
       async handle({ params }) {
         const deletedTriggers = await service.delete(params.id);
@@ -117,6 +131,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       name: 'exportAutomation',
       roles: OM_READ_ROLES,
       description: 'One automation with its triggers, in the form importAutomations accepts',
+      answer: answer(AUTOMATION_EXPORT),
       input: { params: idParam },
       async handle({ params }) {
         return envelope('Successfully exported automation', await service.export(params.id));

@@ -4,7 +4,7 @@
  * automation. All answer the operations-manager envelope.
  */
 import Joi from 'joi';
-import { joiBody, joiObjectId, joiParams } from '../../../../kernel/index.ts';
+import { answer, arrayOf, closed, INTEGER, joiBody, joiObjectId, joiParams, NULL } from '../../../../kernel/index.ts';
 import type { AnyRoute, SearchQuery } from '../../../../kernel/index.ts';
 import { triggers as triggerType } from '../../store/doc-types.ts';
 import { envelope, listEnvelope, omListQuery, view } from '../automations/om-list.ts';
@@ -12,6 +12,7 @@ import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from '../route.ts';
 import { createBody, patchBody } from './model.ts';
 import type { TriggerInput } from './model.ts';
 import type { TriggerService } from './service.ts';
+import { FAILURES, PAGE_METADATA, TRIGGER } from '../answers.ts';
 
 type Id = { id: string };
 const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
@@ -25,6 +26,8 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       name: 'getTriggers',
       roles: OM_READ_ROLES,
       description: 'List triggers with the generic filters, enabled= and actionId=',
+      answer: answer(arrayOf(TRIGGER)),
+      answerMetadata: answer(PAGE_METADATA),
       input: { query: omListQuery(triggerType, ['enabled', 'actionId']) },
       handle: ({ query }) => listEnvelope(service.collection, query, 'Successfully retrieved triggers'),
     }),
@@ -34,6 +37,7 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       name: 'createTrigger',
       roles: OM_WRITE_ROLES,
       description: 'Create an endpoint, manual or schedule trigger of an automation',
+      answer: answer(TRIGGER),
       input: { body: createBody },
       async handle({ body }, ctx) {
         return envelope('Successfully created trigger', view(await service.create(body, ctx.caller!)));
@@ -45,6 +49,8 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       name: 'importTriggers',
       roles: OM_WRITE_ROLES,
       description: 'Import triggers (as exported); each is imported or reported on its own',
+      answer: answer(arrayOf(TRIGGER)),
+      answerMetadata: answer(FAILURES),
       input: { body: importBody },
       async handle({ body }, ctx) {
         const { imported, failures } = await service.importMany(body.triggers, ctx.caller!);
@@ -57,6 +63,7 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       name: 'getTrigger',
       roles: OM_READ_ROLES,
       description: 'Read one trigger',
+      answer: answer(TRIGGER),
       input: { params: idParam },
       async handle({ params }) {
         return envelope('Successfully retrieved trigger', view(await service.get(params.id)));
@@ -68,6 +75,7 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       name: 'updateTrigger',
       roles: OM_WRITE_ROLES,
       description: 'Change fields of a trigger (not its type)',
+      answer: answer(TRIGGER),
       input: { params: idParam, body: patchBody },
       async handle({ params, body }, ctx) {
         return envelope('Successfully updated trigger', view(await service.update(params.id, body, ctx.caller!)));
@@ -79,6 +87,7 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       name: 'deleteTrigger',
       roles: OM_WRITE_ROLES,
       description: 'Delete one trigger',
+      answer: answer(NULL),
       input: { params: idParam },
       async handle({ params }) {
         await service.delete(params.id);
@@ -91,6 +100,7 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       name: 'exportTrigger',
       roles: OM_READ_ROLES,
       description: 'One trigger in the form importTriggers accepts',
+      answer: answer(TRIGGER),
       input: { params: idParam },
       async handle({ params }) {
         return envelope('Successfully exported trigger', view(await service.get(params.id)));
@@ -102,6 +112,8 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       name: 'deleteTriggersByActionId',
       roles: OM_WRITE_ROLES,
       description: 'Delete every trigger of an automation',
+      answer: answer(NULL),
+      answerMetadata: answer(closed({ deleted: INTEGER })),
       input: { params: idParam },
       async handle({ params }) {
         const deleted = await service.deleteOfAction(params.id);

@@ -6,13 +6,14 @@
  * ones 400.
  */
 import Joi from 'joi';
-import { BadRequestError, checkData, joiBody, joiObjectId, joiParams, NotFoundError, summary, ValidationError } from '../../../../kernel/index.ts';
+import { answer, BadRequestError, checkData, joiBody, joiObjectId, joiParams, NotFoundError, summary, ValidationError } from '../../../../kernel/index.ts';
 import type { AnyRoute, Validator } from '../../../../kernel/index.ts';
 import { envelope } from '../automations/om-list.ts';
 import { OM_WRITE_ROLES, omRoute } from '../route.ts';
 import type { TriggerDoc } from './model.ts';
 import type { AutomationRunner } from './run.ts';
 import type { TriggerService } from './service.ts';
+import { JOB } from '../answers.ts';
 
 const STARTED = 'Successfully started the job';
 
@@ -40,6 +41,7 @@ export function triggerRunRoutes(service: TriggerService, runner: AutomationRunn
       name: 'runEndpointTriggerWithPost',
       roles: OM_WRITE_ROLES,
       description: "Start the automation of the enabled endpoint trigger of this route, with the body as job variables",
+      answer: answer(JOB),
       input: { params: joiParams(Joi.object({ routeName: Joi.string().max(200).required() })), body: anyBody },
       async handle({ params, body }, ctx) {
         const [trigger] = await service.ofRoute(params.routeName);
@@ -56,6 +58,7 @@ export function triggerRunRoutes(service: TriggerService, runner: AutomationRunn
       name: 'runManualTrigger',
       roles: OM_WRITE_ROLES,
       description: 'Start the automation of a manual trigger, with formData as job variables',
+      answer: answer(JOB),
       input: {
         params: joiParams(Joi.object({ id: joiObjectId().required() })),
         body: joiBody(Joi.object({ formData: Joi.object().unknown(true).default({}) })),
