@@ -86,8 +86,8 @@ export function createCoreApp(deps: CoreDeps): Core {
     ...(metrics ? { observer: metrics.engine } : {}),
   });
   const jobControl = new JobControl(engine, deps.store);
-  const automationCatalog = createAutomationCatalog({ ...deps, workflows: createWorkflowLookup(deps.store), startJob: (name, options, initiator) => engine.startJob(name, options, initiator), pollMs: deps.config.scheduler.pollMs });
-  const omAutomations = createOmAutomations({ ...deps, engine, pollMs: deps.config.scheduler.pollMs });
+  const automationCatalog = createAutomationCatalog({ ...deps, workflows: createWorkflowLookup(deps.store), startJob: (name, options, initiator) => engine.startJob(name, options, initiator), pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
+  const omAutomations = createOmAutomations({ ...deps, engine, pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
   const profiles = createProfiles({ store: deps.store, logger: deps.logger, release: deps.config.platform.release });
   if (metrics) automationCatalog.scheduler.onRun = omAutomations.scheduler.onRun = metrics.schedulerRun;
   // Every route, in matching order, in this one table. The catalogs (applications, methods, views,
@@ -99,11 +99,11 @@ export function createCoreApp(deps: CoreDeps): Core {
     ...searchRoutes(createSearchService(deps.store), deps.config.search),
     ...controlRoutes(jobControl, new TaskControl(engine, deps.store, jobControl), deps.config.platform.release),
     ...indexRoutes(deps.store),
-    ...workflowRoutes(deps.store),
-    ...authorizationRoutes({ store: deps.store, auth, release: deps.config.platform.release, logger: deps.logger, methods: () => methodCatalog(routes), views: () => viewCatalog(routes) }),
+    ...workflowRoutes(deps.store, deps.config.search),
+    ...authorizationRoutes({ store: deps.store, auth, release: deps.config.platform.release, logger: deps.logger, methods: () => methodCatalog(routes), views: () => viewCatalog(routes), limits: deps.config.search }),
     ...gatewayManagerRoutes(gateways),
     ...orchestrator.routes,
-    ...transformationRoutes(transformations),
+    ...transformationRoutes(transformations, deps.config.search),
     ...automationCatalog.routes,
     ...omAutomations.routes,
     ...serviceCatalogRoutes({ ...deps, engine, relay: orchestrator.relay, methods: () => methodCatalog(routes) }),

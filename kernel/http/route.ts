@@ -15,7 +15,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** The response shape family a route answers in (errors included). */
 export type Surface = 'operations-manager' | 'plain' | 'oauth';
 
-/** What a validator checks, for the interface's description (core/src/openapi/). */
+/** What a validator checks, for the interface's description (kernel/openapi/). */
 export type InputSchema = { readonly joi: Schema } | { readonly jsonSchema: Readonly<Record<string, unknown>> };
 
 /** What a success answer holds, described as inputs are (Joi converted by joi-to-json, or JSON Schema as it is). */

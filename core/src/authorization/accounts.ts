@@ -51,7 +51,7 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       roles: AUTHORIZATION_READ_ROLES,
       description: 'List accounts with paging, sorting and filters (memberOf=<groupId> lists the direct members of a group)',
       answer: resultsAnswer(ACCOUNT),
-      input: { query: listQuery(accountType, { memberOf: true, inactive: true }) },
+      input: { query: listQuery(accountType, deps.limits, { memberOf: true, inactive: true }) },
       async handle({ query }) {
         return listPage(store.collection('accounts'), query, withoutSecrets);
       },

@@ -8,6 +8,7 @@ import { answer, arrayOf, BOOLEAN, closed, INTEGER, OBJECT, oneOfValues, routeHe
 import type { MethodInfo, ViewInfo } from '../auth/roles.ts';
 import { ConflictError, DuplicateKeyError } from '../../../kernel/index.ts';
 import type { AnswerShape, Doc, Logger, Store } from '../../../kernel/index.ts';
+import type { ListLimits } from '../http/list-query.ts';
 
 export interface AuthorizationDeps {
   readonly store: Store;
@@ -18,6 +19,8 @@ export interface AuthorizationDeps {
   /** Catalogs made from the route table, read when asked so they always match the mounted routes. */
   readonly methods: () => readonly MethodInfo[];
   readonly views: () => readonly ViewInfo[];
+  /** The largest page a list gives (the config's `search.maxLimit`). */
+  readonly limits: ListLimits;
 }
 
 export const PROVENANCE = 'Authorization';

@@ -67,7 +67,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       roles: AUTHORIZATION_READ_ROLES,
       description: 'List groups with paging, sorting and filters (memberOf=<groupId> lists the groups directly inside a group)',
       answer: resultsAnswer(GROUP),
-      input: { query: listQuery(groupType, { memberOf: true, inactive: true }) },
+      input: { query: listQuery(groupType, deps.limits, { memberOf: true, inactive: true }) },
       async handle({ query }) {
         return listPage(groups, query, (doc) => doc);
       },

@@ -12,7 +12,7 @@ import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute
 import type { AuthorizationDeps } from './context.ts';
 
 const METHOD_INFO = closed({ provenance: STRING, name: STRING, route: closed({ path: STRING, verb: STRING, fullPath: STRING }), deprecated: BOOLEAN });
-import { listPage, listQuery, MAX_LIMIT } from '../http/list-query.ts';
+import { listPage, listQuery } from '../http/list-query.ts';
 import { dedupe, removeReferences, ROLE_REFS } from './references.ts';
 import { idParam, text, updatesBody, wrapperOrBare } from './schemas.ts';
 
@@ -41,7 +41,6 @@ const fields = {
   allowedViews: Joi.array().items(Joi.object({ provenance: label.required(), path: Joi.string().min(1).max(1024).required() })).max(10_000),
 };
 const newRole = wrapperOrBare('role', Joi.object({ ...fields, provenance: label.required(), name: label.required() }));
-const catalogQuery = joiQuery<{ limit?: number; skip: number }>(Joi.object({ limit: Joi.number().integer().min(0).max(MAX_LIMIT), skip: Joi.number().integer().min(0).default(0) }));
 
 async function findRole(store: Store, id: string): Promise<Doc> {
   const role = await store.collection('roles').findById(id);
@@ -69,6 +68,7 @@ async function assertNameFree(store: Store, provenance: string, name: string, se
 }
 
 export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
+  const catalogQuery = joiQuery<{ limit?: number; skip: number }>(Joi.object({ limit: Joi.number().integer().min(0).max(deps.limits.maxLimit), skip: Joi.number().integer().min(0).default(0) }));
   const { store, auth } = deps;
   const roles = store.collection('roles');
 
@@ -114,7 +114,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       roles: AUTHORIZATION_READ_ROLES,
       description: 'List roles with paging, sorting and filters',
       answer: resultsAnswer(ROLE),
-      input: { query: listQuery(roleType) },
+      input: { query: listQuery(roleType, deps.limits) },
       async handle({ query }) {
         return listPage(roles, query, (doc) => doc);
       },

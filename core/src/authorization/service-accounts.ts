@@ -85,7 +85,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'List service accounts (never their secrets), by name',
       answer: resultsAnswer(SERVICE_ACCOUNT),
-      input: { query: joiQuery(Joi.object(pageParams)) },
+      input: { query: joiQuery(Joi.object(pageParams(deps.limits))) },
       async handle({ query }) {
         const sort = [{ field: column('name'), direction: 1 as const }, { field: column('_id'), direction: 1 as const }];
         const page = await services.search({ where: null, sort, skip: query.skip, limit: query.limit });

@@ -9,6 +9,7 @@ import { Scheduler } from '../scheduler/scheduler.ts';
 import { automationCatalogRoutes } from './routes.ts';
 import { AutomationCatalog } from './service.ts';
 import type { CatalogDeps } from './service.ts';
+import type { ListLimits } from '../http/list-query.ts';
 
 export interface AutomationCatalogModule {
   readonly catalog: AutomationCatalog;
@@ -16,7 +17,8 @@ export interface AutomationCatalogModule {
   readonly scheduler: Scheduler;
 }
 
-export function createAutomationCatalog(deps: CatalogDeps & { readonly pollMs: number }): AutomationCatalogModule {
+/** `limits`: the largest page a list gives (the config's `search.maxLimit`). */
+export function createAutomationCatalog(deps: CatalogDeps & { readonly pollMs: number; readonly limits: ListLimits }): AutomationCatalogModule {
   const catalog = new AutomationCatalog(deps);
   const disabled = automationType.fields.get('disabled')!;
   const scheduler = new Scheduler({
@@ -30,5 +32,5 @@ export function createAutomationCatalog(deps: CatalogDeps & { readonly pollMs: n
     label: 'automation catalog',
     ...(deps.now ? { now: deps.now } : {}),
   });
-  return { catalog, routes: automationCatalogRoutes(catalog), scheduler };
+  return { catalog, routes: automationCatalogRoutes(catalog, deps.limits), scheduler };
 }

@@ -9,7 +9,8 @@ import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
 import { answer, arrayOf, BOOLEAN, closed, INTEGER, joiBody, joiObjectId, joiParams, nullable, OBJECT, oneOfValues, open, routeHelper, splitQueryString, STRING, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { automations as automationType } from '../store/doc-types.ts';
-import { listQuery, MAX_LIMIT } from '../http/list-query.ts';
+import { listQuery } from '../http/list-query.ts';
+import type { ListLimits } from '../http/list-query.ts';
 import { exportView, MAX_NAME_LENGTH, view } from './document.ts';
 import type { ScheduleChange } from './document.ts';
 import { deleteIds } from './delete-body.ts';
@@ -100,12 +101,12 @@ function documents(key: string): Validator<unknown, unknown[]> {
   };
 }
 
-/** Without `limit` the list is whole (up to MAX_LIMIT): the catalog's list answered every automation. */
-function allByDefault(inner: Validator<string, SearchQuery>): Validator<string, SearchQuery> {
+/** Without `limit` the list is whole (up to the largest page): the catalog's list answered every automation. */
+function allByDefault(inner: Validator<string, SearchQuery>, limits: ListLimits): Validator<string, SearchQuery> {
   return {
     validate(queryString) {
       const query = inner.validate(queryString);
-      return splitQueryString(queryString).some((p) => p.name === 'limit') ? query : { ...query, limit: MAX_LIMIT };
+      return splitQueryString(queryString).some((p) => p.name === 'limit') ? query : { ...query, limit: limits.maxLimit };
     },
   };
 }
@@ -119,7 +120,7 @@ function callerOf(ctx: RouteContext): Caller {
   return ctx.caller!;
 }
 
-export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] {
+export function automationCatalogRoutes(catalog: AutomationCatalog, limits: ListLimits): AnyRoute[] {
   return [
     route<Empty, Empty, { name: string; description: string }>({
       method: 'POST',
@@ -176,7 +177,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog): AnyRoute[] 
       roles: CATALOG_READ_ROLES,
       description: 'All automations in name order, as {results, total}; limit, skip, sort, order and equals/contains/startsWith filters',
       answer: answer(closed({ results: arrayOf(AUTOMATION), total: INTEGER })),
-      input: { query: allByDefault(listQuery(automationType)) },
+      input: { query: allByDefault(listQuery(automationType, limits), limits) },
       async handle({ query }, ctx) {
         const page = await catalog.list(query, callerOf(ctx));
         return { body: { results: page.docs.map(view), total: page.total } };

@@ -9,8 +9,13 @@ import Joi from 'joi';
 import { and, buildLeaf, joiQuery, LeafError, ValidationError } from '../../../kernel/index.ts';
 import type { Condition, Doc, DocCollection, DocType, Operator, SearchQuery, Validator } from '../../../kernel/index.ts';
 
+/** A list without `limit` gives this many, as the platform's lists do (the search's default is the config's). */
 export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 1000;
+
+/** The largest page a list gives: the config's `search.maxLimit`, which the gateway pages with too. */
+export interface ListLimits {
+  readonly maxLimit: number;
+}
 const LEAF_LIMITS = { maxInItems: 100, maxValueLength: 1000 };
 
 /** Query parameter naming the value → the search operator it applies. */
@@ -42,19 +47,21 @@ export interface ListOptions {
   readonly inactive?: boolean;
 }
 
-export const pageParams = {
-  limit: Joi.number().integer().min(0).max(MAX_LIMIT).default(DEFAULT_LIMIT),
-  skip: Joi.number().integer().min(0).default(0),
-};
+export function pageParams(limits: ListLimits): { limit: Joi.NumberSchema; skip: Joi.NumberSchema } {
+  return {
+    limit: Joi.number().integer().min(0).max(limits.maxLimit).default(Math.min(DEFAULT_LIMIT, limits.maxLimit)),
+    skip: Joi.number().integer().min(0).default(0),
+  };
+}
 
-function schema(type: DocType, options: ListOptions): Joi.ObjectSchema<RawList> {
+function schema(type: DocType, limits: ListLimits, options: ListOptions): Joi.ObjectSchema<RawList> {
   const fields = [...type.fields.keys()];
   const sortable = [...type.fields.values()].filter((f) => f.sortable).map((f) => f.path);
   const fieldParam = Joi.string()
     .valid(...fields)
     .messages({ 'any.only': `is not a searchable field of ${type.name} (fields: ${fields.join(', ')})` });
   const keys: Record<string, Joi.Schema> = {
-    ...pageParams,
+    ...pageParams(limits),
     sort: Joi.string()
       .valid(...sortable)
       .messages({ 'any.only': `is not a sortable field of ${type.name} (sortable: ${sortable.join(', ')})` }),
@@ -79,8 +86,8 @@ function leaf(type: DocType, parameter: string, op: Operator, path: string, valu
 }
 
 /** Reads a list query into a store search, ordered totally (`_id` last) so pages never overlap. */
-export function listQuery(type: DocType, options: ListOptions = {}): Validator<string, SearchQuery> {
-  const read = joiQuery(schema(type, options));
+export function listQuery(type: DocType, limits: ListLimits, options: ListOptions = {}): Validator<string, SearchQuery> {
+  const read = joiQuery(schema(type, limits, options));
   return {
     validate(queryString) {
       const q = read.validate(queryString);

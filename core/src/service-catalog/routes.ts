@@ -14,6 +14,7 @@ import { answer, arrayOf, BOOLEAN, closed, INTEGER, OBJECT, oneOfValues, open, r
 import type { AnyRoute, Doc, Logger, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
 import { groups as groupType, workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
+import type { ListLimits } from '../http/list-query.ts';
 import type { Relay } from '../relay/relay.ts';
 import { createWorkflowLookup } from '../workflows/lookup.ts';
 import { PROVENANCE, ServiceCatalog } from './catalog.ts';
@@ -31,7 +32,7 @@ const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
 
 export interface ServiceCatalogDeps {
   readonly store: Store;
-  readonly config: { readonly adapters: readonly AdapterConfig[] };
+  readonly config: { readonly adapters: readonly AdapterConfig[]; readonly search: ListLimits };
   readonly logger: Logger;
   readonly engine: Pick<Engine, 'startJob'>;
   /** The core's orchestrator relay (one connection pool for the whole core). */
@@ -147,7 +148,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Forms by name, with limit and skip; answers {results, total}',
       answer: results(FORM),
-      input: { query: pageQuery },
+      input: { query: pageQuery(deps.config.search) },
       async handle({ query }) {
         return { body: await catalog.listForms(query) };
       },
@@ -159,7 +160,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Services the caller may see, by name: `all`, or those whose name contains the filter (case-sensitive); limit and skip; answers {results, total}',
       answer: results(SERVICE),
-      input: { params: filterParam, query: pageQuery },
+      input: { params: filterParam, query: pageQuery(deps.config.search) },
       async handle({ params, query }, ctx) {
         return { body: await catalog.listServices(params['filter']!, callerOf(ctx), query) };
       },
@@ -171,7 +172,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Groups a service may be restricted to: {results: [{_id, name, description, provenance, inactive}], total}, with the generic list parameters',
       answer: results(stored({ _id: STRING, name: STRING, description: STRING, provenance: STRING, inactive: BOOLEAN }, ['_id'])),
-      input: { query: listQuery(groupType, { inactive: true }) },
+      input: { query: listQuery(groupType, deps.config.search, { inactive: true }) },
       async handle({ query }) {
         const page = await deps.store.collection('groups').search(query);
         return { body: { results: page.docs.map((g) => pick(g, GROUP_FIELDS)), total: page.total } };
@@ -196,7 +197,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       roles: SERVICE_CATALOG_READ_ROLES,
       description: 'Workflows a service may start, without their tasks and transitions: {results, total}, with the generic list parameters',
       answer: results(open({ _id: STRING, name: STRING, inputSchema: OBJECT }, ['_id', 'name'])),
-      input: { query: listQuery(workflowType) },
+      input: { query: listQuery(workflowType, deps.config.search) },
       async handle({ query }) {
         const page = await deps.store.collection('workflows').search(query);
         return { body: { results: page.docs.map(workflowSummary), total: page.total } };

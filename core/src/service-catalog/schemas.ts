@@ -6,7 +6,9 @@
  */
 import Joi from 'joi';
 import { joiBody, joiObjectId, joiParams, joiQuery } from '../../../kernel/index.ts';
+import type { Validator } from '../../../kernel/index.ts';
 import { pageParams } from '../http/list-query.ts';
+import type { ListLimits } from '../http/list-query.ts';
 
 export interface ServiceFields {
   name?: string;
@@ -109,6 +111,8 @@ export const idParam = (key: string) => joiParams<Record<string, string>>(Joi.ob
 // `all` lists every service; anything else is a part of the name (see docs).
 export const filterParam = joiParams<{ filter: string }>(Joi.object({ filter: Joi.string().min(1).max(MAX_NAME_LENGTH).required() }));
 
-export const pageQuery = joiQuery<Page>(Joi.object(pageParams));
+export function pageQuery(limits: ListLimits): Validator<string, Page> {
+  return joiQuery<Page>(Joi.object(pageParams(limits)));
+}
 
 export const serviceModelsQuery = joiQuery<{ adapterId?: string }>(Joi.object({ adapterId: Joi.string().min(1).max(200) }));

@@ -9,6 +9,7 @@ import { answer, ANY, arrayOf, closed, INTEGER, isPlainObject, joiObjectId, joiP
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { transformations as transformationType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
+import type { ListLimits } from '../http/list-query.ts';
 import type { Author } from './document.ts';
 import type { Transformations } from './service.ts';
 
@@ -45,8 +46,8 @@ const BRACKETED = /^(equals|contains|startsWith|starts-with)\[([^\]]+)\]$/;
  * The generic list parameters, plus the bracketed `contains[name]=x` the
  * platform's own CLI sends, read as `contains=x&containsField=name`.
  */
-function listParams(): Validator<string, SearchQuery> {
-  const generic = listQuery(transformationType);
+function listParams(limits: ListLimits): Validator<string, SearchQuery> {
+  const generic = listQuery(transformationType, limits);
   return {
     validate(queryString) {
       const parts = queryString.split('&').map((part) => {
@@ -73,7 +74,8 @@ function author(ctx: RouteContext): Author {
   return { _id: ctx.caller.id, provenance: ctx.caller.provenance, username: ctx.caller.username };
 }
 
-export function transformationRoutes(service: Transformations): AnyRoute[] {
+/** `limits`: the largest page a list gives (the config's `search.maxLimit`). */
+export function transformationRoutes(service: Transformations, limits: ListLimits): AnyRoute[] {
   // The platform's CLI calls the collection without the trailing slash; both are served.
   const collection = ['/transformations/', '/transformations'];
   return [
@@ -101,7 +103,7 @@ export function transformationRoutes(service: Transformations): AnyRoute[] {
         roles: JST_READ_ROLES,
         description: 'List transformations {results, total} (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
         answer: answer(closed({ results: arrayOf(TRANSFORMATION), total: INTEGER })),
-        input: { query: listParams() },
+        input: { query: listParams(limits) },
         async handle({ query }) {
           return { body: await service.search(query) };
         },

@@ -9,6 +9,7 @@ import { answer, arrayOf, closed, INTEGER, joiBody, joiParams, OBJECT, open, rou
 import type { AnyRoute, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
 import { workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
+import type { ListLimits } from '../http/list-query.ts';
 import { editPath, WORKFLOW_ID, WorkflowService } from './service.ts';
 import { MAX_NAME_LENGTH } from './validate.ts';
 
@@ -35,7 +36,8 @@ function username(ctx: RouteContext): string {
   return ctx.caller.username;
 }
 
-export function workflowRoutes(store: Store): AnyRoute[] {
+/** `limits`: the largest page a list gives (the config's `search.maxLimit`). */
+export function workflowRoutes(store: Store, limits: ListLimits): AnyRoute[] {
   const service = new WorkflowService(store);
   return [
     route<Record<string, never>, Record<string, never>, { automation: Record<string, unknown> }>({
@@ -73,7 +75,7 @@ export function workflowRoutes(store: Store): AnyRoute[] {
       roles: STUDIO_READ_ROLES,
       description: 'List workflows (by name unless sorted otherwise), with limit, skip, sort, order and equals/contains/startsWith filters',
       answer: answer(closed({ items: arrayOf(WORKFLOW), total: INTEGER, skip: INTEGER, limit: INTEGER }, ['limit'])),
-      input: { query: listQuery(workflowType) },
+      input: { query: listQuery(workflowType, limits) },
       async handle({ query }) {
         const page = await store.collection('workflows').search(query);
         return { body: { items: page.docs, total: page.total, skip: query.skip, limit: query.limit } };

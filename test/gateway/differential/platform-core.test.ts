@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MAX_LIMIT } from '../../../core/src/http/list-query.ts';
+import { testConfig } from '../../helpers/core.ts';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { request, startCore } from '../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
@@ -24,6 +24,12 @@ import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 const SEED = Number(process.env['DIFF_SEED'] ?? Date.now() % 2 ** 31);
 const RUNS = Number(process.env['DIFF_RUNS'] ?? 25);
+/**
+ * A small largest page, given to both services through the config as an operator would: the core's lists
+ * refuse more, and the gateway must page with it (a copy of the default 1000 would be refused at once).
+ */
+const ENV = { SEARCH_MAX_LIMIT: '7', SEARCH_DEFAULT_LIMIT: '5' };
+const MAX_LIMIT = (await testConfig(ENV)).search.maxLimit;
 const COUNT = MAX_LIMIT + 37;
 const MINE = { username: { $regex: '^diff-' } };
 
@@ -34,8 +40,8 @@ let accounts: Doc[];
 
 before(async () => {
   store = SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS });
-  core = await startCore(store);
-  gateway = await startGateway(core.url);
+  core = await startCore(store, ENV);
+  gateway = await startGateway(core.url, ENV);
   const ids = fc.sample(fc.uniqueArray(objectId, { minLength: COUNT, maxLength: COUNT }), { seed: SEED, numRuns: 1 })[0]!;
   // Usernames repeat in pairs' first names and sort apart from insertion order.
   accounts = ids.map((id, i) => ({ _id: id, username: `diff-${String((i * 7919) % COUNT).padStart(5, '0')}`, firstname: ['Ann', 'Bob', 'Cy'][i % 3], provenance: 'Local AAA', inactive: i % 5 === 0, memberOf: [], assignedRoles: [] }));

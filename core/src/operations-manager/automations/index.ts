@@ -15,12 +15,15 @@ import { triggerRoutes } from '../triggers/routes.ts';
 import { TriggerService } from '../triggers/service.ts';
 import { automationRoutes } from './routes.ts';
 import { AutomationService } from './service.ts';
+import type { ListLimits } from '../../http/list-query.ts';
 
 export interface OmAutomationsDeps {
   readonly store: Store;
   readonly engine: Engine;
   readonly logger: Logger;
   readonly pollMs: number;
+  /** The largest page a list gives (the config's `search.maxLimit`). */
+  readonly limits: ListLimits;
   /** How late a scheduled run may start and still count as on time (not missed). */
   readonly graceMs?: number;
   readonly now?: () => number;
@@ -42,7 +45,7 @@ export function createOmAutomations(deps: OmAutomationsDeps): OmAutomationsModul
   const runner = automationRunner({ store: deps.store, engine: deps.engine, workflows });
   const migration = { store: deps.store, workflows, automations, triggers, logger: deps.logger, ...now };
   return {
-    routes: [...automationRoutes(automations, migration), ...triggerRoutes(triggers), ...triggerRunRoutes(triggers, runner)],
+    routes: [...automationRoutes(automations, migration, deps.limits), ...triggerRoutes(triggers, deps.limits), ...triggerRunRoutes(triggers, runner)],
     scheduler: triggerScheduler({ store: deps.store, runner, logger: deps.logger, pollMs: deps.pollMs, graceMs, ...now }),
     automations,
     triggers,

@@ -8,6 +8,7 @@ import type { Condition, Doc, DocCollection, DocType, ErrorDetail, RawParam, Sea
 import { listQuery } from '../../http/list-query.ts';
 import { pageMetadata } from '../search-service.ts';
 import type { PageMetadata } from '../search-service.ts';
+import type { ListLimits } from '../../http/list-query.ts';
 
 export interface Envelope {
   readonly message: string;
@@ -36,8 +37,8 @@ export type ExtraFilters = readonly string[];
  * (`equals[name]=x`, `q`) is refused with a message naming the syntax that
  * applies, because the platform answers it with an error too (docs/om-automations.md).
  */
-export function omListQuery(type: DocType, extras: ExtraFilters = []): Validator<string, SearchQuery> {
-  const generic = listQuery(type);
+export function omListQuery(type: DocType, limits: ListLimits, extras: ExtraFilters = []): Validator<string, SearchQuery> {
+  const generic = listQuery(type, limits);
   return {
     validate(queryString) {
       const kept: string[] = [];

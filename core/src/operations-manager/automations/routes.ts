@@ -15,11 +15,12 @@ import type { AutomationInput } from './model.ts';
 import { envelope, listEnvelope, omListQuery, view } from './om-list.ts';
 import type { AutomationService } from './service.ts';
 import { AUTOMATION, AUTOMATION_EXPORT, FAILURES, PAGE_METADATA, TRIGGER } from '../answers.ts';
+import type { ListLimits } from '../../http/list-query.ts';
 
 type Id = { id: string };
 const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
 
-export function automationRoutes(service: AutomationService, migration: MigrateDeps): AnyRoute[] {
+export function automationRoutes(service: AutomationService, migration: MigrateDeps, limits: ListLimits): AnyRoute[] {
   return [
     omRoute<Record<string, never>, SearchQuery, undefined>({
       method: 'GET',
@@ -29,7 +30,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       description: 'List automations with the generic filters',
       answer: answer(arrayOf(AUTOMATION)),
       answerMetadata: answer(PAGE_METADATA),
-      input: { query: omListQuery(omAutomations) },
+      input: { query: omListQuery(omAutomations, limits) },
       handle: ({ query }) => listEnvelope(service.collection, query, 'Successfully retrieved automations'),
     }),
     omRoute<Record<string, never>, Record<string, never>, AutomationInput>({

@@ -13,12 +13,13 @@ import { createBody, patchBody } from './model.ts';
 import type { TriggerInput } from './model.ts';
 import type { TriggerService } from './service.ts';
 import { FAILURES, PAGE_METADATA, TRIGGER } from '../answers.ts';
+import type { ListLimits } from '../../http/list-query.ts';
 
 type Id = { id: string };
 const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
 const importBody = joiBody<{ triggers: unknown[] }>(Joi.object({ triggers: Joi.array().items(Joi.any()).min(1).max(1000).required() }));
 
-export function triggerRoutes(service: TriggerService): AnyRoute[] {
+export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyRoute[] {
   return [
     omRoute<Record<string, never>, SearchQuery, undefined>({
       method: 'GET',
@@ -28,7 +29,7 @@ export function triggerRoutes(service: TriggerService): AnyRoute[] {
       description: 'List triggers with the generic filters, enabled= and actionId=',
       answer: answer(arrayOf(TRIGGER)),
       answerMetadata: answer(PAGE_METADATA),
-      input: { query: omListQuery(triggerType, ['enabled', 'actionId']) },
+      input: { query: omListQuery(triggerType, limits, ['enabled', 'actionId']) },
       handle: ({ query }) => listEnvelope(service.collection, query, 'Successfully retrieved triggers'),
     }),
     omRoute<Record<string, never>, Record<string, never>, TriggerInput>({

@@ -57,7 +57,7 @@ before(async () => {
   core = await startCore((await openTestStore()), { SCHEDULER_POLL_MS: String(POLL_MS) });
   core.core.triggerScheduler.start();
   const logger = createLogger({ level: 'error', service: 'second', silent: true });
-  secondProcess = createOmAutomations({ store: core.store, engine: core.core.engine, logger, pollMs: POLL_MS }).scheduler;
+  secondProcess = createOmAutomations({ store: core.store, engine: core.core.engine, logger, pollMs: POLL_MS, limits: core.config.search }).scheduler;
   secondProcess.start();
 });
 after(async () => {
