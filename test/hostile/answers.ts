@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Surface } from '../../kernel/http/route.ts';
+import { isPlainObject } from '../../kernel/objects.ts';
 import type { Answer } from './wire.ts';
 
 /** The stable codes and their statuses, read from the table of docs/errors.md so the test holds the docs to account. */
@@ -21,17 +22,13 @@ export function surfaceOfPath(pathname: string): Surface {
   return pathname === '/operations-manager' || pathname.startsWith('/operations-manager/') ? 'operations-manager' : 'plain';
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function keys(v: Record<string, unknown>): string {
   return Object.keys(v).sort().join(',');
 }
 
 function detailsProblem(list: unknown): string | null {
   if (!Array.isArray(list)) return 'details are not a list';
-  const bad = list.find((d) => !isRecord(d) || typeof d['parameter'] !== 'string' || typeof d['message'] !== 'string');
+  const bad = list.find((d) => !isPlainObject(d) || typeof d['parameter'] !== 'string' || typeof d['message'] !== 'string');
   return bad === undefined ? null : `a detail is not {parameter, message}: ${JSON.stringify(bad)}`;
 }
 
@@ -45,12 +42,12 @@ export function errorShapeProblems(answer: Answer, surface: Surface, head: boole
   else if (STABLE_CODES.get(code) !== answer.status) problems.push(`X-Error-Code ${code} is documented with status ${STABLE_CODES.get(code)}, answered ${answer.status}`);
   if (head) return problems;
   const body = answer.json;
-  if (!isRecord(body)) return [...problems, `the body is not a JSON object: ${answer.text.slice(0, 200)}`];
+  if (!isPlainObject(body)) return [...problems, `the body is not a JSON object: ${answer.text.slice(0, 200)}`];
   if (surface === 'operations-manager') {
     if (keys(body) !== 'data,message,metadata') problems.push(`operations-manager error has keys ${keys(body)}`);
     if (typeof body['message'] !== 'string' || body['message'] === '') problems.push('message is not a non-empty string');
     if (body['data'] !== null) problems.push('data is not null');
-    if (!isRecord(body['metadata'])) problems.push('metadata is not an object');
+    if (!isPlainObject(body['metadata'])) problems.push('metadata is not an object');
     else if ('errors' in body['metadata']) {
       const p = detailsProblem(body['metadata']['errors']);
       if (p) problems.push(`metadata.errors: ${p}`);
