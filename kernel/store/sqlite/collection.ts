@@ -13,6 +13,7 @@ import { splitText } from '../../search/conditions.ts';
 import { jsonPath, quoteIdent } from './columns.ts';
 import { CountCache } from './count-cache.ts';
 import { CountedTotals } from './counted-totals.ts';
+import { TextTotals } from './text-totals.ts';
 import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
 import { createIndex, dropIndex } from './schema.ts';
@@ -39,6 +40,8 @@ export class SqliteCollection implements DocCollection {
   private readonly statements = new Map<string, Statement>();
   private readonly counts: CountCache;
   private readonly counted: CountedTotals;
+  /** Only for a collection with a text index. */
+  private readonly textTotals: TextTotals | null;
 
   constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number) {
     this.name = spec.name;
@@ -46,6 +49,7 @@ export class SqliteCollection implements DocCollection {
     this.table = quoteIdent(spec.name);
     this.compiler = new SqlCompiler(spec.name);
     this.counted = new CountedTotals(db, spec.name, this.compiler, this.table);
+    this.textTotals = spec.indexes.some((ix) => Object.values(ix.key).includes('text')) ? new TextTotals(db, spec.name) : null;
   }
 
   private stmt(sql: string): Statement {
@@ -182,7 +186,7 @@ export class SqliteCollection implements DocCollection {
 
   private countNow(where: Condition | null): number {
     if (where === null) return (this.stmt(`SELECT n FROM _row_counts WHERE collection = ?`).get(this.name) as { n: number }).n;
-    const counted = this.counted.count(where);
+    const counted = this.counted.count(where) ?? this.textTotals?.count(where) ?? null;
     if (counted !== null) return counted;
     const textOnly = this.compiler.textOnlyCount(where);
     const w = textOnly ?? this.compiler.where(where);

@@ -59,6 +59,9 @@ export function dropIndex(db: Database, sqliteName: string): void {
 
 const TRIGGER_SUFFIXES = ['ai', 'ad', 'au'] as const;
 
+/** How the text index splits and stems words; text-totals.ts splits a searched word the same way. */
+export const TEXT_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
 /** A contentless FTS5 table over one field, filled now and kept current by triggers. */
 function createTextIndex(db: Database, collection: string, path: string): void {
   const fts = quoteIdent(ftsTable(collection));
@@ -70,7 +73,7 @@ function createTextIndex(db: Database, collection: string, path: string): void {
     // reverse) would otherwise block the rebuild or break every insert.
     for (const suffix of TRIGGER_SUFFIXES) db.exec(`DROP TRIGGER IF EXISTS ${trigger(suffix)}`);
     db.exec(`DROP TABLE IF EXISTS ${fts}`);
-    db.exec(`CREATE VIRTUAL TABLE ${fts} USING fts5(body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`);
+    db.exec(`CREATE VIRTUAL TABLE ${fts} USING fts5(body, content='', contentless_delete=1, tokenize='${TEXT_TOKENIZER}')`);
     db.exec(`INSERT INTO ${fts} (rowid, body) SELECT seq, ${col} FROM ${table} WHERE typeof(${col}) = 'text'`);
     db.exec(`CREATE TRIGGER ${trigger('ai')} AFTER INSERT ON ${table} WHEN typeof(new.${col}) = 'text' BEGIN
       INSERT INTO ${fts} (rowid, body) VALUES (new.seq, new.${col}); END`);
