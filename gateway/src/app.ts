@@ -15,7 +15,7 @@ import type { AuditSink } from './audit/sink.ts';
 import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
 import type { CoreClient } from './core-client.ts';
-import { legacyHandler } from './legacy.ts';
+import { legacyHandler } from './legacy/dispatch.ts';
 import { createGatewayMetrics, removalDates } from './metrics.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { gatewayDocument } from './openapi/document.ts';

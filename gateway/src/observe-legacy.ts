@@ -4,7 +4,7 @@
  * given (the contract test). None of it when both are off.
  */
 import type { AnswerTap } from '../../kernel/index.ts';
-import type { LegacyObserver } from './legacy.ts';
+import type { LegacyObserver } from './legacy/dispatch.ts';
 import { RawJson } from './mapping/pluck.ts';
 import type { GatewayMetrics } from './metrics.ts';
 

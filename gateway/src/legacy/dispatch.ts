@@ -12,22 +12,22 @@
  * line like every other answer of the gateway.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requestIdOf } from '../../kernel/index.ts';
-import type { Logger } from '../../kernel/index.ts';
-import type { AuditRecorder, Outcome } from './audit/recorder.ts';
-import { CallerChecks } from './audit/callers.ts';
-import type { CallerCheck } from './audit/callers.ts';
-import type { CoreClient, Credentials } from './core-client.ts';
-import { readLegacyBody } from './legacy/body.ts';
-import type { BodyResult } from './legacy/body.ts';
-import { legacyMatcher } from './legacy/match.ts';
-import { RawJson } from './mapping/pluck.ts';
-import { successorLink, successorTemplate } from './mapping/successor.ts';
-import { LegacyFailure, runEntry } from './mapping/run.ts';
-import type { CallCore, Hatch } from './mapping/run.ts';
-import type { Entry } from './mapping/types.ts';
-import { compareReleases } from './releases.ts';
-import type { ReleaseCalendar } from './releases.ts';
+import { requestIdOf } from '../../../kernel/index.ts';
+import type { Logger } from '../../../kernel/index.ts';
+import type { AuditRecorder, Outcome } from '../audit/recorder.ts';
+import { CallerChecks } from '../audit/callers.ts';
+import type { CallerCheck } from '../audit/callers.ts';
+import type { CoreClient, Credentials } from '../core-client.ts';
+import { readLegacyBody } from './body.ts';
+import type { BodyResult } from './body.ts';
+import { legacyMatcher } from './match.ts';
+import { RawJson } from '../mapping/pluck.ts';
+import { successorLink, successorTemplate } from '../mapping/successor.ts';
+import { LegacyFailure, runEntry } from '../mapping/run.ts';
+import type { CallCore, Hatch } from '../mapping/run.ts';
+import type { Entry } from '../mapping/types.ts';
+import { compareReleases } from '../releases.ts';
+import type { ReleaseCalendar } from '../releases.ts';
 
 export interface Brownout {
   /** Entry ids or operation names, or `*` for every deprecated operation. */
