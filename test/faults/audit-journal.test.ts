@@ -6,7 +6,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, statSync, unlink, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../kernel/logger.ts';
 import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
@@ -138,7 +138,7 @@ test('a line torn in the middle of the journal (a write cut short by a full disk
   reopened.close();
 });
 
-test('stored segments are deleted whole, in the order written, and the one being written is only emptied', () => {
+test('stored segments are deleted whole, in the order written, and the one being written is only emptied', async () => {
   const dir = fresh();
   const file = join(dir, 'gateway-audit.jsonl');
   const journal = AuditJournal.open(file);
@@ -149,8 +149,11 @@ test('stored segments are deleted whole, in the order written, and the one being
   journal.append([{ _id: 'd' }]);
   assert.equal(journalFiles(dir).length, 3);
   journal.committed(1);
+  await journal.settled();
   assert.equal(journalFiles(dir).length, 3, 'a segment half stored stays');
   journal.committed(2);
+  // Deleted off the event loop: gone once settled.
+  await journal.settled();
   assert.deepEqual(readJournal(file).map((r) => r._id), ['d'], 'a and b, then c, were stored: their segments are gone');
   assert.equal(journalFiles(dir).length, 1);
   journal.committed(1);
@@ -175,4 +178,28 @@ test('records recorded while a batch is being stored stay in the journal until t
   assert.equal((await agentsIn(store)).length, 6);
   await r.close();
   await store.close();
+});
+
+test('a stored segment is deleted off the event loop, after the turn that cut the journal, and a kill before the deletion only replays stored records', async () => {
+  const dir = fresh();
+  const file = join(dir, 'gateway-audit.jsonl');
+  // Deletions wait until the test lets them run, as they wait for libuv's thread pool in the gateway.
+  const held: Array<() => void> = [];
+  const journal = AuditJournal.open(file, { deleteFile: (f, done) => held.push(() => unlink(f, done)) });
+  journal.append([{ _id: 'a' }, { _id: 'b' }]);
+  journal.rotate();
+  journal.append([{ _id: 'c' }]);
+  journal.committed(2);
+  // Deleting on the event loop held it up to 26 ms at a time (docs/audit.md).
+  assert.equal(journalFiles(dir).length, 2, 'the stored segment is not deleted synchronously');
+  assert.equal(held.length, 1, 'its deletion is handed off');
+  assert.equal(journal.size, 1, 'and it no longer counts');
+  // A kill now leaves a and b on disk: the next start reads them again, and the store skips them by id.
+  assert.deepEqual(readJournal(file).map((r) => r._id), ['a', 'b', 'c']);
+  const settled = journal.settled();
+  held.splice(0).forEach((run) => run());
+  await settled;
+  assert.deepEqual(readJournal(file).map((r) => r._id), ['c']);
+  assert.equal(journalFiles(dir).length, 1);
+  journal.close();
 });

@@ -53,6 +53,7 @@ export class AuditRecorder {
 
   constructor(store: Store, private readonly logger: Logger, options: RecorderOptions = {}) {
     this.journal = options.journal ?? null;
+    if (this.journal) this.journal.onBackgroundError = (err) => this.logger.warn('audit journal segment not deleted or closed', { error: String(err) });
     this.sink = options.sink ?? storeSink(store);
     this.batchSize = options.batchSize ?? 500;
     // What a killed gateway left goes in with the first batch; records already stored are skipped then.
@@ -147,6 +148,8 @@ export class AuditRecorder {
       } finally {
         this.cutJournal(stored);
       }
+      // The stored segments are deleted off the event loop; a flush has ended once they are gone.
+      await this.journal?.settled();
     });
     return this.flushing;
   }
