@@ -44,6 +44,7 @@ export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   SCHEDULER_POLL_MS: 'scheduler.pollMs',
   STALL_THRESHOLD_MS: 'stalls.thresholdMs',
   METRICS_ENABLED: 'metrics.enabled',
+  SQLITE_CHECKPOINT_MS: 'sqlite.checkpointMs',
   RETENTION_JOB_DAYS: 'retention.jobDays',
   RETENTION_AUDIT_DAYS: 'retention.auditDays',
   RETENTION_POLL_MS: 'retention.pollMs',

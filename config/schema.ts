@@ -96,6 +96,11 @@ export interface AppConfig {
     /** Collect Prometheus metrics and serve `GET /metrics` (docs/metrics.md). */
     enabled: boolean;
   };
+  /** The embedded store (not used with mongoUrl). */
+  sqlite: {
+    /** How often a thread of its own checkpoints the WAL, in milliseconds; 0 leaves it to SQLite at commit, on the event loop. */
+    checkpointMs: number;
+  };
   /** What leaves the store for the archive, and when (docs/archive.md). */
   retention: {
     /** Days a finished job (complete, canceled) and its tasks stay after it ended; 0 keeps them for ever. */
@@ -180,6 +185,7 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
   scheduler: Joi.object({ pollMs: Joi.number().integer().min(10).max(3_600_000) }),
   stalls: Joi.object({ thresholdMs: Joi.number().integer().min(50).max(600_000) }),
   metrics: Joi.object({ enabled: Joi.boolean() }),
+  sqlite: Joi.object({ checkpointMs: Joi.number().integer().min(0).max(60_000) }),
   retention: Joi.object({
     jobDays: Joi.number().integer().min(0),
     auditDays: Joi.number().integer().min(0),

@@ -6,12 +6,13 @@
  * its own delay over the same time, the baseline for a shared, loaded host.
  *
  * `--no-checkpoint` turns off SQLite's WAL checkpoints at commit, to show
- * how much of the hold they are.
+ * how much of the hold they are; `--checkpoint-ms N` moves them to the
+ * store's checkpoint thread, as the core runs (`sqlite.checkpointMs`).
  *
- *   tsx scripts/bench/archive-hold.ts --data-dir .bench-data/seed100k [--days 270] [--batch-size 100] [--no-checkpoint]
+ *   tsx scripts/bench/archive-hold.ts --data-dir .bench-data/seed100k [--days 270] [--batch-size 100] [--no-checkpoint | --checkpoint-ms 200]
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -24,7 +25,7 @@ import type { Store } from '../../kernel/store/types.ts';
 import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 import { jobsGroup } from '../../core/src/archive/jobs.ts';
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, days: { type: 'string', default: '270' }, 'batch-size': { type: 'string', default: '100' }, 'no-checkpoint': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, days: { type: 'string', default: '270' }, 'batch-size': { type: 'string', default: '100' }, 'no-checkpoint': { type: 'boolean', default: false }, 'checkpoint-ms': { type: 'string', default: '0' } } });
 if (!values['data-dir']) throw new Error('--data-dir DIR (a seeded store) is required');
 const work = mkdtempSync(join(tmpdir(), 'archive-hold-'));
 copyFileSync(join(values['data-dir'], 'iap.sqlite'), join(work, 'iap.sqlite'));
@@ -71,7 +72,7 @@ const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.leng
 const f = (n: number): string => n.toFixed(1);
 const loopFigures = (h: IntervalHistogram): number[] => [h.percentile(50), h.percentile(99), h.max].map((n) => n / 1e6);
 
-const store = SqliteStore.open({ dataDir: work, autoCheckpoint: !values['no-checkpoint'], collections: CORE_COLLECTIONS });
+const store = SqliteStore.open({ dataDir: work, autoCheckpoint: !values['no-checkpoint'], checkpointMs: Number(values['checkpoint-ms']), collections: CORE_COLLECTIONS });
 try {
   const logger = createLogger({ level: 'error', service: 'bench', silent: true });
   const archiver = new Archiver({ store: timedStore(store), group: jobsGroup, dir: join(work, 'archive'), owner: 'hold-bench', leaseMs: 60_000, batchSize: Number(values['batch-size']), logger });
@@ -79,14 +80,22 @@ try {
   await new Promise((r) => setTimeout(r, 200));
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  // The WAL's largest size during the pass: with checkpoints off the store's connection it must stay bounded.
+  const wal = join(work, 'iap.sqlite-wal');
+  let walMax = 0;
+  const walWatch = setInterval(() => (walMax = Math.max(walMax, existsSync(wal) ? statSync(wal).size : 0)), 10);
   const started = performance.now();
   const result = await archiver.pass(Date.now() - Number(values.days) * 86_400_000);
   const seconds = (performance.now() - started) / 1000;
   loop.disable();
+  clearInterval(walWatch);
   const idleFigures = await idle.stop();
   const total = Object.values(result.archived).reduce((a, b) => a + b, 0);
   console.log(`archived ${result.archived.jobs} jobs, ${result.archived.tasks} tasks in ${result.batches} batches, ${f(seconds)} s (${Math.round(total / seconds)} documents/s)`);
   const [p50, p99, max] = loopFigures(loop);
+  const figures = await store.checkpointFigures();
+  console.log(`WAL file at most ${(walMax / 1024 / 1024).toFixed(1)} MB`);
+  if (figures) console.log(`checkpoint thread: ${figures.checkpoints} checkpoints, ${figures.frames} pages copied${figures.lastError ? `, last error ${figures.lastError}` : ''}`);
   console.log(`loop delay  archiver p50 ${f(p50!)} p99 ${f(p99!)} max ${f(max!)} ms | idle process p50 ${f(idleFigures[0]!)} p99 ${f(idleFigures[1]!)} max ${f(idleFigures[2]!)} ms`);
   console.log('synchronous part of store calls (ms): call  n  median  p99  max  sum');
   for (const [name, list] of [...holds].sort((a, b) => b[1].reduce((x, y) => x + y, 0) - a[1].reduce((x, y) => x + y, 0))) {

@@ -74,6 +74,7 @@ test('the AppConfig interface, the joi schema and the env table name the same ke
     scheduler: { pollMs: 1 },
     stalls: { thresholdMs: 1 },
     metrics: { enabled: true },
+    sqlite: { checkpointMs: 1 },
     retention: { jobDays: 0, auditDays: 0, pollMs: 1, leaseMs: 1, batchSize: 1 },
   };
   const fromSchema = schemaKeys(configSchema.describe()).sort();

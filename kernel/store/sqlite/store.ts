@@ -16,6 +16,13 @@ class RevisionMoved extends Error {}
 import { SqliteCollection, storeError } from './collection.ts';
 import { backfillAll, ensureValueCounters } from './counters.ts';
 import { createIndex, createTable, ensureRowCounter } from './schema.ts';
+import { CheckpointThread } from './checkpoint-thread.ts';
+import type { CheckpointFigures } from './checkpoint-thread.ts';
+
+/** Bytes a WAL file is cut back to after a burst (SQLite's journal_size_limit): 64 MiB. */
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+/** With a checkpoint thread, the WAL's length in pages (4 KiB) at which a commit checkpoints all the same: 16 MiB. */
+const WAL_PAGES_BEHIND = 4000;
 
 export interface SqliteStoreOptions {
   /** The collections the service keeps (core/src/store/collections.ts, gateway/src/audit/collection.ts): only these are built. */
@@ -30,6 +37,12 @@ export interface SqliteStoreOptions {
    * the WAL checkpoints: this one then never runs one at a commit.
    */
   readonly autoCheckpoint?: boolean;
+  /**
+   * When above 0, WAL checkpoints run on a thread of their own with its own
+   * connection, every this many milliseconds, and never at this connection's
+   * commits (checkpoint-thread.ts); 0 leaves them to SQLite, at commit.
+   */
+  readonly checkpointMs?: number;
   /** Rows counted per transaction when value counters are back-filled at open (an upgraded store). */
   readonly backfillBatchRows?: number;
 }
@@ -38,8 +51,15 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly collections = new Map<string, SqliteCollection>();
 
+  private checkpoints: CheckpointThread | null = null;
+
   private constructor(private readonly db: Database.Database, specs: readonly CollectionSpec[], countCacheEntries: number) {
     for (const spec of specs) this.collections.set(spec.name, new SqliteCollection(db, spec, countCacheEntries));
+  }
+
+  /** What the checkpoint thread has done, when the store has one (tests, benches). */
+  checkpointFigures(): Promise<CheckpointFigures | null> {
+    return this.checkpoints?.figures() ?? Promise.resolve(null);
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {
@@ -71,7 +91,18 @@ export class SqliteStore implements Store {
     }).immediate();
     // Each batch is its own transaction, so another process can write between them.
     backfillAll(db, specs.map((c) => c.name), options.backfillBatchRows ?? 20_000);
-    return new SqliteStore(db, specs, options.countCacheEntries ?? 1000);
+    const store = new SqliteStore(db, specs, options.countCacheEntries ?? 1000);
+    if (file !== ':memory:' && (options.checkpointMs ?? 0) > 0) {
+      // Past this many pages (the thread behind a steady stream of commits), a commit checkpoints after all: the
+      // WAL stays bounded, and what is left to copy then is what the thread has not copied yet.
+      db.pragma(`wal_autocheckpoint = ${WAL_PAGES_BEHIND}`);
+      // A WAL is restarted from its start once checkpointed, but its file keeps the size of its largest burst; cut it back.
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+      store.checkpoints = new CheckpointThread(file, options.checkpointMs!, () => {
+        if (db.open) db.pragma('wal_autocheckpoint = 1000');
+      });
+    }
+    return store;
   }
 
   async batch(ops: readonly WriteOp[]): Promise<boolean> {
@@ -119,6 +150,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.checkpoints?.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -1,0 +1,76 @@
+// The WAL checkpoint thread (checkpoint-thread.ts starts it): its own connection to the store's file runs a
+// PASSIVE checkpoint every `intervalMs`, so the connection that commits on the event loop never runs one.
+// Plain JavaScript: it needs only better-sqlite3, and a worker does not inherit the parent's TypeScript
+// loader (Node 20). PASSIVE never waits for a lock, so it never makes the committing connection wait either.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+const { file, intervalMs } = workerData;
+// Never waits for a lock (better-sqlite3 would wait 5 s): a checkpoint that finds one taken is tried at the next tick.
+const db = new Database(file, { timeout: 0 });
+const port = parentPort;
+let checkpoints = 0;
+let frames = 0;
+let lastError = null;
+let seen = { log: 0, checkpointed: 0 };
+
+/** Pages in the WAL from which a WAL copied whole is also started again from its beginning. */
+const RESTART_FROM = 256;
+
+/** One checkpoint round; answers whether the WAL is now short, or copied whole and started again. */
+function checkpoint() {
+  try {
+    // One row: busy (1 when a lock was taken), log (frames in the WAL), checkpointed (frames copied so far).
+    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
+    lastError = null;
+    if (!row || row.log <= 0) return true;
+    count(row);
+    const whole = row.busy === 0 && row.checkpointed >= row.log;
+    // SQLite starts a WAL copied whole again only at a commit that begins while no checkpoint runs, which a
+    // checkpointing thread seldom leaves room for: the WAL grew on. RESTART starts it again from here: with
+    // nothing left to copy it holds the write lock for a moment only, and it gives up at once if a commit is under way.
+    if (row.log < RESTART_FROM) return whole;
+    if (!whole) return false;
+    const [restart] = db.pragma('wal_checkpoint(RESTART)');
+    if (!restart) return false;
+    count(restart);
+    return restart.busy === 0;
+  } catch (err) {
+    // A full disk or a locked file: tried again at the next tick, and told to whoever asks.
+    lastError = err instanceof Error ? err.message : String(err);
+    return true;
+  }
+}
+
+/** Adds what a checkpoint copied to the figures (an estimate: the WAL was started again when it is now shorter). */
+function count(row) {
+  if (row.log < 0) return;
+  const copied = row.checkpointed - (row.log < seen.log ? 0 : seen.checkpointed);
+  seen = row;
+  if (copied > 0) {
+    checkpoints += 1;
+    frames += copied;
+  }
+}
+
+// Commits made during a checkpoint are not copied by it, so until the WAL is copied whole and started again the
+// thread tries again a millisecond later, to catch up in the first pause between commits; then it rests `intervalMs`. Should
+// it never catch up (a steady stream of commits), the store's own connection checkpoints once the WAL is past
+// its limit (store.ts).
+let timer = setTimeout(function tick() {
+  timer = setTimeout(tick, checkpoint() ? intervalMs : 1);
+}, intervalMs);
+
+port.on('message', (request) => {
+  if (request.close) {
+    clearTimeout(timer);
+    checkpoint();
+    db.close();
+    port.postMessage({ id: request.id, checkpoints, frames, lastError });
+    port.close();
+    return;
+  }
+  // Asked for its figures (tests, benches): a checkpoint now, then what it has done so far.
+  checkpoint();
+  port.postMessage({ id: request.id, checkpoints, frames, lastError });
+});

@@ -1,0 +1,78 @@
+/**
+ * The embedded store's WAL checkpoint thread on a real file: with it, the
+ * store's own connection makes no checkpoint at a commit until the WAL is
+ * 16 MB long, yet under a stream of writes the thread keeps the WAL far
+ * shorter; what was written is all there after a reopen; and if the thread
+ * dies the store's connection checkpoints as SQLite does by default.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { newObjectId, plainCollection, SqliteStore } from '../../../kernel/index.ts';
+import { tempDir } from '../../faults/support.ts';
+
+const data = tempDir('checkpoint-thread');
+after(() => data.remove());
+const PAD = 'x'.repeat(1000);
+/** A collection without a document type or indexes: the test is about pages written, not what they hold. */
+const collections = [plainCollection('cluster')];
+const MB = 1024 * 1024;
+
+/** About 15 MB of documents, 200 per commit, a commit every 10 ms or so as a busy service makes them. */
+async function writeMany(store: SqliteStore, tag: string): Promise<void> {
+  for (let batch = 0; batch < 60; batch += 1) {
+    await store.collection('cluster').insertMany(Array.from({ length: 200 }, (_, i) => ({ _id: newObjectId(), tag, pad: `${PAD}-${batch}-${i}` })));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const walSize = (dir: string): number => (existsSync(join(dir, 'iap.sqlite-wal')) ? statSync(join(dir, 'iap.sqlite-wal')).size : 0);
+
+test('with the checkpoint thread, the WAL stays far below the length at which the store\'s connection would checkpoint, and nothing written is lost', { timeout: 60_000 }, async () => {
+  const dir = join(data.path, 'bounded');
+  const store = SqliteStore.open({ dataDir: dir, countCacheEntries: 0, collections, checkpointMs: 50 });
+  let largest = 0;
+  const watch = setInterval(() => (largest = Math.max(largest, walSize(dir))), 5);
+  await writeMany(store, 'a');
+  clearInterval(watch);
+  largest = Math.max(largest, walSize(dir));
+  // Without the thread the WAL holds all 15 MB: the store's own connection checkpoints only past 16 MB.
+  assert.ok(largest < 8 * MB, `the WAL reached ${(largest / MB).toFixed(1)} MB: the thread did not keep it short`);
+  const figures = await store.checkpointFigures();
+  assert.ok(figures && figures.checkpoints > 0 && figures.frames > 0, `the thread checkpointed: ${JSON.stringify(figures)}`);
+  assert.equal(figures.lastError, null);
+  assert.equal(await store.collection('cluster').count(null), 12_000);
+  await store.close();
+  const reopened = new Database(join(dir, 'iap.sqlite'));
+  assert.equal(reopened.pragma('integrity_check', { simple: true }), 'ok');
+  assert.equal((reopened.prepare('SELECT count(*) AS n FROM cluster').get() as { n: number }).n, 12_000);
+  reopened.close();
+});
+
+test('the store\'s connection makes no checkpoint of its own before the WAL is 16 MB long', { timeout: 60_000 }, async () => {
+  const dir = join(data.path, 'no-own');
+  // A thread that never comes round in this test: only the store's connection could checkpoint.
+  const store = SqliteStore.open({ dataDir: dir, countCacheEntries: 0, collections, checkpointMs: 60_000 });
+  await writeMany(store, 'b');
+  assert.ok(walSize(dir) > 12 * MB, `the WAL is ${(walSize(dir) / MB).toFixed(1)} MB: a commit checkpointed it on the event loop`);
+  await store.close();
+});
+
+test('if the checkpoint thread dies, the store\'s connection checkpoints as SQLite does by default, every 4 MB', { timeout: 60_000 }, async () => {
+  const dir = join(data.path, 'dies');
+  const store = SqliteStore.open({ dataDir: dir, countCacheEntries: 0, collections, checkpointMs: 60_000 });
+  // The thread's end, as a crash in it would end it.
+  const thread = (store as unknown as { checkpoints: { worker: { terminate(): Promise<number> } } }).checkpoints;
+  await thread.worker.terminate();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(await store.checkpointFigures(), null, 'the store knows its thread is gone');
+  let largest = 0;
+  const watch = setInterval(() => (largest = Math.max(largest, walSize(dir))), 5);
+  await writeMany(store, 'c');
+  clearInterval(watch);
+  assert.ok(largest < 8 * MB, `the WAL reached ${(largest / MB).toFixed(1)} MB after the thread died`);
+  assert.equal(await store.collection('cluster').count(null), 12_000);
+  await store.close();
+});
