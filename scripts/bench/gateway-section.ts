@@ -98,12 +98,24 @@ export async function gatewaySection(seconds: number, connections: number): Prom
   await runToEnd(['scripts/seed.ts', '--jobs', '2000', '--data-dir', dataDir], { LOG_LEVEL: 'warn' });
   const core = await startService('core/src/main.ts', { ...env, CORE_PORT: '0' });
   const coreUrl = `http://127.0.0.1:${core.port}`;
-  const gateway = await startService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: coreUrl });
+  // Each gateway has a data directory of its own: two gateways in one would share their audit journal's files and
+  // their gateway.sqlite, and each would replay, store and delete the other's records.
+  const gatewayDirs: string[] = [];
+  const gatewayEnv = (coreAt: string, extra: Record<string, string> = {}): Record<string, string> => {
+    const dir = mkdtempSync(join(tmpdir(), 'iap-bench-gateway-data-'));
+    gatewayDirs.push(dir);
+    return { ...env, DATA_DIR: dir, PORT: '0', CORE_URL: coreAt, ...extra };
+  };
+  const gateway = await startService('gateway/src/main.ts', gatewayEnv(coreUrl));
   const bare = await startService('scripts/bench/bare-proxy.ts', { TARGET: coreUrl });
   const bareRewrite = await startService('scripts/bench/bare-rewrite.ts', { TARGET: coreUrl });
-  // A second pair without metrics, on the same store, for the cost of metrics.
+  // For the cost of metrics, two fresh pairs on the same store, one with metrics and one without, started together
+  // and loaded alike: the pair above has answered every other row first (a larger audit table, a longer journal),
+  // which a comparison with a fresh pair would charge to the metrics.
+  const coreOn = await startService('core/src/main.ts', { ...env, CORE_PORT: '0' });
+  const gatewayOn = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${coreOn.port}`));
   const coreOff = await startService('core/src/main.ts', { ...env, CORE_PORT: '0', METRICS_ENABLED: 'false' });
-  const gatewayOff = await startService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: `http://127.0.0.1:${coreOff.port}`, METRICS_ENABLED: 'false' });
+  const gatewayOff = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${coreOff.port}`, { METRICS_ENABLED: 'false' }));
   try {
     const token = await login(coreUrl, 'bench-admin', 'bench-admin-password');
     const page = (await (await fetch(`${coreUrl}/operations-manager/jobs?limit=1&include=_id`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: Array<{ _id: string }> };
@@ -135,12 +147,13 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     }
     const calm = rounds.map(medianRound);
     const offUrl = `http://127.0.0.1:${gatewayOff.port}`;
-    const metricPids = { gateway: gateway.child.pid!, core: corePid };
+    const onUrl = `http://127.0.0.1:${gatewayOn.port}`;
+    const metricPids = { gateway: gatewayOn.child.pid!, core: coreOn.child.pid! };
     const offPids = { gateway: gatewayOff.child.pid!, core: coreOff.child.pid! };
     const cost = await metricsCost(
       [
-        { name: 'gateway pass-through', on: `${gatewayUrl}${path}`, off: `${offUrl}${path}`, onPids: metricPids, offPids },
-        { name: 'legacy getJob, rewritten', on: `${gatewayUrl}/workflow_engine/getJob/${id}`, off: `${offUrl}/workflow_engine/getJob/${id}`, onPids: metricPids, offPids },
+        { name: 'gateway pass-through', on: `${onUrl}${path}`, off: `${offUrl}${path}`, onPids: metricPids, offPids },
+        { name: 'legacy getJob, rewritten', on: `${onUrl}/workflow_engine/getJob/${id}`, off: `${offUrl}/workflow_engine/getJob/${id}`, onPids: metricPids, offPids },
       ],
       token,
       seconds,
@@ -204,8 +217,8 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     ];
     return { markdown, panels, goals };
   } finally {
-    for (const p of [bare, bareRewrite, gateway, core, gatewayOff, coreOff]) p.child.kill('SIGTERM');
+    for (const p of [bare, bareRewrite, gateway, core, gatewayOn, coreOn, gatewayOff, coreOff]) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, ...gatewayDirs]) rmSync(dir, { recursive: true, force: true });
   }
 }

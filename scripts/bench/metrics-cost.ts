@@ -1,7 +1,7 @@
 /**
  * What the metrics cost the gateway's two busy paths: the pass-through and a
- * rewritten legacy call, each through a core and gateway with metrics on and
- * through a second pair with `METRICS_ENABLED=false` on the same store.
+ * rewritten legacy call, each through a fresh core and gateway with metrics on
+ * and through a second fresh pair with `METRICS_ENABLED=false` on the same store.
  * Saturated throughput, in rounds with on and off interleaved, each figure
  * the median of its rounds: a stall of a shared host moves one round, not
  * the comparison. Beside throughput, the CPU time the gateway and the core
@@ -66,6 +66,8 @@ export async function metricsCost(paths: readonly CostPath[], token: string, sec
   for (const path of paths) {
     const on: Sample[] = [];
     const off: Sample[] = [];
+    // The pairs are fresh: both warmed alike before anything is counted.
+    for (const which of ['on', 'off'] as const) await saturate(path[which], which === 'on' ? path.onPids : path.offPids, token, 2, connections);
     for (let round = 0; round < ROUNDS; round += 1) {
       // Alternate which goes first, so neither always runs on a warmer or busier machine.
       const order = round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
@@ -78,7 +80,7 @@ export async function metricsCost(paths: readonly CostPath[], token: string, sec
   const cost = (r: Row): number => 1 - r.on / r.off;
   const cpuCost = (r: Row): number => r.onCpu / r.offCpu - 1;
   const markdown = [
-    `Metrics on and off (\`METRICS_ENABLED\`): the same paths through a core and gateway with metrics and through a second pair without, on the same store; saturated, ${connections} connections, ${seconds} s, ${ROUNDS} rounds with on and off interleaved, medians. CPU: what the gateway and the core together spent per answered request, which a busy shared machine moves much less than throughput. Load average (1 min) at the start and end of these rounds: ${loadBefore.toFixed(1)} and ${loadavg()[0]!.toFixed(1)}.`,
+    `Metrics on and off (\`METRICS_ENABLED\`): the same paths through two fresh pairs of core and gateway started together on the same store (each gateway with its own data directory), one with metrics and one without, each path warmed 2 s on both; saturated, ${connections} connections, ${seconds} s, ${ROUNDS} rounds with on and off interleaved, medians. CPU: what the gateway and the core together spent per answered request, which a busy shared machine moves much less than throughput. Load average (1 min) at the start and end of these rounds: ${loadBefore.toFixed(1)} and ${loadavg()[0]!.toFixed(1)}.`,
     '',
     '| path | req/s on | req/s off | throughput cost | CPU µs/req on | CPU µs/req off | CPU cost | p99 ms on / off |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
