@@ -4,8 +4,9 @@
  * inside the commit that fills the WAL past 1,000 pages: it copies the
  * pages back into the database file and fsyncs it, and on the core's event
  * loop that held the archiver's deletes 20–40 ms at a time (docs/archive.md).
- * With this thread the store's connection never checkpoints, and the WAL
- * stays bounded by how much is written between two ticks of the thread.
+ * With this thread the store's connection checkpoints only if the thread
+ * falls far behind (store.ts), and the thread keeps the WAL short by
+ * starting it again once it has copied it whole (checkpoint-worker.mjs).
  *
  * If the thread dies, the store's connection takes checkpoints back
  * (`wal_autocheckpoint`): the WAL must not grow without bound, even if the

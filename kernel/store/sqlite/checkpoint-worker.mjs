@@ -1,7 +1,7 @@
-// The WAL checkpoint thread (checkpoint-thread.ts starts it): its own connection to the store's file runs a
-// PASSIVE checkpoint every `intervalMs`, so the connection that commits on the event loop never runs one.
-// Plain JavaScript: it needs only better-sqlite3, and a worker does not inherit the parent's TypeScript
-// loader (Node 20). PASSIVE never waits for a lock, so it never makes the committing connection wait either.
+// The WAL checkpoint thread (checkpoint-thread.ts starts it): its own connection to the store's file checkpoints
+// the WAL, so the connection that commits on the event loop does not (docs/archive.md, "How small the batches are").
+// Plain JavaScript: it needs only better-sqlite3, and a worker does not inherit the parent's TypeScript loader
+// (Node 20).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
