@@ -18,16 +18,19 @@ const cache = new SchemaCache();
 /**
  * Schemas the code base itself ships (the mapping table's, each escape
  * hatch's arguments): few and fixed, so compiled once each on an instance of
- * the same configuration that is never rotated.
+ * the same configuration that is never rotated. Found again by their text: the
+ * mapping schema is read afresh each time a table is loaded, and a cache by
+ * object would compile (and Ajv keep) one more copy per load.
  */
-const trusted = { ajv: newAjv(), compiled: new WeakMap<object, ValidateFunction>() };
+const trusted = { ajv: newAjv(), compiled: new Map<string, ValidateFunction>() };
 
 /** Ajv's errors for `data` against a schema shipped with the code; empty when it is valid. */
 export function shippedSchemaErrors(schema: object, data: unknown): readonly ErrorObject[] {
-  let validate = trusted.compiled.get(schema);
+  const key = JSON.stringify(schema);
+  let validate = trusted.compiled.get(key);
   if (!validate) {
     validate = trusted.ajv.compile(schema);
-    trusted.compiled.set(schema, validate);
+    trusted.compiled.set(key, validate);
   }
   return validate(data) ? [] : (validate.errors ?? []);
 }

@@ -41,14 +41,14 @@ export function plainCollection(name: string, indexes: readonly IndexDescription
  */
 export const ARCHIVE_STATE = plainCollection('archive_state');
 
-/** Looks a declared collection up by name; the error names what was declared, for the developer who misspelt one. */
-export function specIndex(specs: readonly CollectionSpec[]): ReadonlyMap<string, CollectionSpec> {
-  const byName = new Map<string, CollectionSpec>();
+/** The declared collections, refused when one name is declared twice (two specs would fight over one table). */
+export function checkedSpecs(specs: readonly CollectionSpec[]): readonly CollectionSpec[] {
+  const names = new Set<string>();
   for (const spec of specs) {
-    if (byName.has(spec.name)) throw new Error(`collection ${spec.name} is declared twice`);
-    byName.set(spec.name, spec);
+    if (names.has(spec.name)) throw new Error(`collection ${spec.name} is declared twice`);
+    names.add(spec.name);
   }
-  return byName;
+  return specs;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { MongoClient, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import type { ClientSession, Db, Document, MongoClientOptions } from 'mongodb';
-import { specIndex } from '../collections.ts';
+import { checkedSpecs } from '../collections.ts';
 import type { CollectionSpec } from '../collections.ts';
 import type { Store, WriteOp } from '../types.ts';
 import { MongoCollection } from './collection.ts';
@@ -62,7 +62,7 @@ export class MongoStore implements Store {
 
   /** `collections`: the ones the service keeps (core/src/store/collections.ts, gateway/src/audit/collection.ts). */
   static async connect(url: string, collections: readonly CollectionSpec[]): Promise<MongoStore> {
-    const specs = [...specIndex(collections).values()];
+    const specs = checkedSpecs(collections);
     const parts = parseMongoUrl(url);
     const fail = (what: string, err: unknown): Error => {
       const detail = err instanceof Error ? redact(err.message, parts) : 'unknown error';

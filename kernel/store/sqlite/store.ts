@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { specIndex } from '../collections.ts';
+import { checkedSpecs } from '../collections.ts';
 import type { CollectionSpec } from '../collections.ts';
 import type { Store, WriteOp } from '../types.ts';
 
@@ -63,7 +63,7 @@ export class SqliteStore implements Store {
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {
-    const specs = [...specIndex(options.collections).values()];
+    const specs = checkedSpecs(options.collections);
     let file = ':memory:';
     if (options.dataDir !== ':memory:') {
       mkdirSync(options.dataDir, { recursive: true });
