@@ -31,6 +31,8 @@ export type { Logger } from './logger.ts';
 export { DURATION_BUCKETS, requestDuration, routerTemplate, secondsSince } from './metrics/http.ts';
 export type { ObserveRequest } from './metrics/http.ts';
 export { processMetrics } from './metrics/process.ts';
+export { HistogramTally, TallyCounter, TallyHistogram } from './metrics/tally.ts';
+export type { CounterTally } from './metrics/tally.ts';
 export { METRICS_PROVENANCE, metricsRoutes } from './metrics/routes.ts';
 export { DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, OPENAPI_PATH } from './openapi/docs-page.ts';
 export type { Asset } from './openapi/docs-page.ts';

@@ -5,8 +5,8 @@
  * still called close to their removal.
  */
 import { Counter, Gauge, Registry } from 'prom-client';
-import { processMetrics, requestDuration } from '../../kernel/index.ts';
-import type { ObserveRequest } from '../../kernel/index.ts';
+import { processMetrics, requestDuration, TallyCounter } from '../../kernel/index.ts';
+import type { CounterTally, ObserveRequest } from '../../kernel/index.ts';
 import type { Outcome } from './audit/recorder.ts';
 import type { Entry } from './mapping/types.ts';
 import type { ReleaseCalendar } from './releases.ts';
@@ -35,7 +35,7 @@ export function removalDates(entries: readonly Entry[], calendar: ReleaseCalenda
 export function createGatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
   const registry = new Registry();
   processMetrics(registry);
-  const legacy = new Counter({ name: 'iap_legacy_calls_total', help: 'Legacy operations called, by operation, outcome and the release that removes them', labelNames: ['operation', 'outcome', 'removed_in'] as const, registers: [registry] });
+  const legacy = new TallyCounter({ name: 'iap_legacy_calls_total', help: 'Legacy operations called, by operation, outcome and the release that removes them', labelNames: ['operation', 'outcome', 'removed_in'] as const, registers: [registry] });
   const upstream = new Counter({ name: 'iap_gateway_upstream_errors_total', help: 'Calls passed through that the core did not answer, by kind', labelNames: ['kind'] as const, registers: [registry] });
   new Gauge({
     name: 'iap_audit_backlog',
@@ -47,19 +47,23 @@ export function createGatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
   });
   const removal = new Gauge({ name: 'iap_legacy_removal_timestamp_seconds', help: 'When a release removes the legacy operations it removes (midnight UTC of its date)', labelNames: ['removed_in'] as const, registers: [registry] });
   for (const [release, seconds] of deps.removals) removal.set({ removed_in: release }, seconds);
-  // Children found once per entry and outcome: the busiest path should not hash labels.
-  const children = new Map<string, Counter.Internal>();
+  // Tallies found once per entry and outcome: the busiest path builds no label string.
+  const tallies = new Map<Entry, Map<Outcome, CounterTally>>();
   return {
     registry,
     request: requestDuration(registry, 'gateway'),
     legacyCall(entry, outcome) {
-      const key = `${entry.id} ${outcome}`;
-      let child = children.get(key);
-      if (!child) {
-        child = legacy.labels({ operation: entry.operation, outcome, removed_in: entry.removed });
-        children.set(key, child);
+      let byOutcome = tallies.get(entry);
+      if (!byOutcome) {
+        byOutcome = new Map();
+        tallies.set(entry, byOutcome);
       }
-      child.inc();
+      let tally = byOutcome.get(outcome);
+      if (!tally) {
+        tally = legacy.tally({ operation: entry.operation, outcome, removed_in: entry.removed });
+        byOutcome.set(outcome, tally);
+      }
+      tally.n += 1;
     },
     upstreamError: (kind) => upstream.inc({ kind }),
   };
