@@ -35,6 +35,11 @@ export class HistogramTally {
   }
 }
 
+/** One label set as a map key, its values in the metric's label order. */
+function labelKey<T extends string>(names: readonly T[], labels: LabelValues<T>): string {
+  return names.map((n) => String(labels[n] ?? '')).join('\u0000');
+}
+
 /** A value as prom-client's own histogram holds it before `get` merges the label sets (lib/histogram.js). */
 type SplitValue<T extends string> = MetricValueWithName<T> & { readonly sharedLabels: Readonly<Record<string, string | number>>; readonly exemplar: null | undefined };
 
@@ -61,7 +66,7 @@ export class TallyHistogram<T extends string> extends Histogram<T> {
 
   /** The tally of one label set, made on first use; keep it and observe on it. */
   tally(labels: LabelValues<T>): HistogramTally {
-    const key = this.labelList.map((n) => String(labels[n] ?? '')).join('\u0000');
+    const key = labelKey(this.labelList, labels);
     let tally = this.tallies.get(key);
     if (!tally) {
       // Checked now, rather than at a scrape that could not say which call was wrong.
@@ -110,17 +115,19 @@ export interface CounterTally {
  * help and type are prom-client's.
  */
 export class TallyCounter<T extends string> {
-  private readonly pending: Array<{ readonly labels: LabelValues<T>; readonly tally: CounterTally }> = [];
-  private readonly byKey = new Map<string, CounterTally>();
-  readonly counter: Counter<T>;
+  /** Each label set seen, by its key, with its tally. */
+  private readonly tallies = new Map<string, { readonly labels: LabelValues<T>; readonly tally: CounterTally }>();
+  private readonly labelList: readonly T[];
+  private readonly counter: Counter<T>;
 
   constructor(config: CounterConfiguration<T>) {
-    const pending = this.pending;
+    const tallies = this.tallies;
     const own = config.collect;
+    this.labelList = [...(config.labelNames ?? [])];
     this.counter = new Counter<T>({
       ...config,
       collect() {
-        for (const { labels, tally } of pending) {
+        for (const { labels, tally } of tallies.values()) {
           if (tally.n > 0) this.inc(labels, tally.n);
           tally.n = 0;
         }
@@ -131,18 +138,14 @@ export class TallyCounter<T extends string> {
 
   /** The tally of one label set, made on first use and shown as 0 from then on. */
   tally(labels: LabelValues<T>): CounterTally {
-    const key = Object.keys(labels)
-      .sort()
-      .map((k) => `${k}=${String(labels[k as T])}`)
-      .join('\u0000');
-    let tally = this.byKey.get(key);
-    if (!tally) {
+    const key = labelKey(this.labelList, labels);
+    let seen = this.tallies.get(key);
+    if (!seen) {
       // Validates the labels now, rather than at a scrape that could not say which call was wrong.
       this.counter.inc(labels, 0);
-      tally = { n: 0 };
-      this.byKey.set(key, tally);
-      this.pending.push({ labels, tally });
+      seen = { labels, tally: { n: 0 } };
+      this.tallies.set(key, seen);
     }
-    return tally;
+    return seen.tally;
   }
 }
