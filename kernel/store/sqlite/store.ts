@@ -24,6 +24,28 @@ const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 /** With a checkpoint thread, the WAL's length in pages (4 KiB) at which a commit checkpoints all the same: 16 MiB. */
 const WAL_PAGES_BEHIND = 4000;
 
+/** How long a statement waits for another connection's lock before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Switching a file to WAL needs an exclusive lock, and SQLite can refuse it
+ * at once with SQLITE_BUSY, without its busy handler, while another process
+ * opens the same new file (two cores started together on an empty store).
+ * Retried every 10 ms for as long as the busy timeout; start-up only.
+ */
+function switchToWal(db: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (!(err instanceof Database.SqliteError && err.code === 'SQLITE_BUSY') || Date.now() >= deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
 export interface SqliteStoreOptions {
   /** The collections the service keeps (core/src/store/collections.ts, gateway/src/audit/collection.ts): only these are built. */
   readonly collections: readonly CollectionSpec[];
@@ -71,8 +93,8 @@ export class SqliteStore implements Store {
     }
     const db = new Database(file);
     // First, so that even switching to WAL waits for a second process opening the same new file.
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    switchToWal(db);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('cache_size = -65536');
