@@ -28,6 +28,13 @@ export interface JournaledRecord {
   readonly [field: string]: unknown;
 }
 
+/** Records as the journal writes them: one JSON line each. */
+export function journalLines(records: readonly JournaledRecord[]): string {
+  let text = '';
+  for (const record of records) text += `${JSON.stringify(record)}\n`;
+  return text;
+}
+
 /** The journal's files, oldest first: the single file of earlier versions, then the segments in order. */
 function filesOf(file: string): string[] {
   const prefix = `${basename(file)}.`;
@@ -125,17 +132,29 @@ export class AuditJournal {
     return fd;
   }
 
-  /** Writes the records' lines in one write; throws when they could not be written whole. */
-  append(records: readonly JournaledRecord[]): void {
+  /**
+   * Writes the records' lines in one write and answers the text written;
+   * throws when it could not be written whole.
+   */
+  append(records: readonly JournaledRecord[]): string {
     if (this.fd < 0) throw new Error('audit journal: closed');
     // Counted before the write: they go to the store whatever happens to their lines.
     this.segments[this.segments.length - 1]!.count += records.length;
-    let text = this.torn ? '\n' : '';
-    for (const record of records) text += `${JSON.stringify(record)}\n`;
+    const text = (this.torn ? '\n' : '') + journalLines(records);
     this.torn = true;
     const written = writeSync(this.fd, text);
     if (written !== Buffer.byteLength(text)) throw new Error(`audit journal: only ${written} of ${Buffer.byteLength(text)} bytes written`);
     this.torn = false;
+    return text;
+  }
+
+  /**
+   * Every record of the segments not yet deleted, read back from their files:
+   * what a writer that lost the records it was handed must be handed again.
+   * Records of them already stored come too, and are skipped by the store.
+   */
+  unstored(): JournaledRecord[] {
+    return recordsIn(this.segments.flatMap((s) => s.files));
   }
 
   /** Begins a new segment, so the records journaled so far can be deleted together once stored. */

@@ -15,6 +15,27 @@ export interface AuditSink {
   close(): Promise<void>;
 }
 
+/**
+ * A sink that is handed each turn's records as soon as they are journaled
+ * and keeps them on a thread of its own until told to store them
+ * (writer-thread.ts). The event loop then keeps no record: records held
+ * there for the tenth of a second before a batch outlived V8's young
+ * generation and were promoted to the old one, whose full collections held
+ * legacy calls (BENCHMARKS.md, the legacy call's tail).
+ */
+export interface HoldingSink extends AuditSink {
+  /** Hands over records as journal lines (journal.ts `journalLines`). */
+  hold(lines: string): void;
+  /** Stores every record handed over before this call, in the order handed; rejects when they could not be stored (they are kept and tried again). */
+  commit(): Promise<void>;
+  /** True, once, after the thread died: the records it held are gone and must be handed over again. */
+  takeLoss(): boolean;
+}
+
+export function isHolding(sink: AuditSink): sink is HoldingSink {
+  return typeof (sink as Partial<HoldingSink>).hold === 'function';
+}
+
 /** Inserts the records; those already stored (replayed from the journal) are skipped. */
 export async function storeRecords(store: Store, records: readonly JournaledRecord[]): Promise<void> {
   const audit = store.collection('audit');

@@ -3,13 +3,14 @@
  * to the gateway's SQLite file, which also runs the WAL checkpoints. On the
  * event loop, a commit that ran a checkpoint held every call 4–7 ms a few
  * times a minute, and each stored chunk about 1 ms (BENCHMARKS.md); here
- * the loop only copies the records into a message. The gateway's own
+ * the loop only copies the records into a message, as they are journaled,
+ * and the thread keeps them until the recorder commits. The gateway's own
  * connection then only reads (the report) and makes no checkpoints, so the
  * two connections never contend for them.
  */
 import { Worker } from 'node:worker_threads';
 import type { JournaledRecord } from './journal.ts';
-import type { AuditSink } from './sink.ts';
+import type { HoldingSink } from './sink.ts';
 import type { WriterData, WriterReply, WriterRequest } from './writer-worker.ts';
 
 const ENTRY = new URL('./writer-boot.mjs', import.meta.url);
@@ -19,13 +20,15 @@ interface Pending {
   reject(err: Error): void;
 }
 
-export class WriterThread implements AuditSink {
+export class WriterThread implements HoldingSink {
   /** Copying 200 records into a message takes about 0.15 ms of the event loop. */
   readonly chunk = 200;
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  /** A thread died since the recorder last asked (records it held are gone). */
+  private lost = false;
 
   constructor(private readonly data: WriterData) {}
 
@@ -35,6 +38,7 @@ export class WriterThread implements AuditSink {
     const worker = new Worker(ENTRY, { workerData: this.data });
     const fail = (err: Error): void => {
       if (this.worker === worker) this.worker = null;
+      this.lost = true;
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
@@ -62,6 +66,23 @@ export class WriterThread implements AuditSink {
       worker.ref();
       worker.postMessage({ ...request, id });
     });
+  }
+
+  hold(lines: string): void {
+    if (this.closed) return;
+    // Posted, not answered: the thread stays unreferenced until a commit or a batch waits on it.
+    this.thread().postMessage({ lines });
+  }
+
+  commit(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('audit writer: closed'));
+    return this.send({ commit: true }, this.thread());
+  }
+
+  takeLoss(): boolean {
+    const lost = this.lost;
+    this.lost = false;
+    return lost;
   }
 
   store(records: readonly JournaledRecord[]): Promise<void> {
