@@ -21,8 +21,14 @@ import type { CheckpointFigures } from './checkpoint-thread.ts';
 
 /** Bytes a WAL file is cut back to after a burst (SQLite's journal_size_limit): 64 MiB. */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
-/** With a checkpoint thread, the WAL's length in pages (4 KiB) at which a commit checkpoints all the same: 16 MiB. */
-const WAL_PAGES_BEHIND = 4000;
+/**
+ * With a checkpoint thread, the WAL's length in pages (4 KiB) at which a
+ * commit checkpoints all the same: 64 MiB, the size the file is cut back to.
+ * At 16 MiB an archive pass over 100,000 jobs outran the thread now and then,
+ * and about one delete batch in a hundred held the event loop 40 ms for the
+ * checkpoint it ran (docs/archive.md).
+ */
+const WAL_PAGES_BEHIND = 16_384;
 
 /** How long a statement waits for another connection's lock before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
