@@ -6,7 +6,7 @@
  * batch is stored, so a killed gateway loses no record of an answered call:
  * the next start puts what the journal kept into the store. With a sink that
  * holds records on its own thread (the SQLite writer), each turn's records
- * are handed to it as soon as they are journaled and only counted here.
+ * are handed to it as soon as they are journaled; the journal counts them.
  */
 import { newObjectId } from '../../../kernel/index.ts';
 import type { Logger, Store } from '../../../kernel/index.ts';
@@ -61,8 +61,6 @@ export class AuditRecorder {
   private readonly sink: AuditSink;
   /** With a journal and a sink that holds records (the writer thread), records go there as they are journaled. */
   private readonly holder: HoldingSink | null;
-  /** Records handed to the holder (or about to be) and not yet stored; counted only. */
-  private handed = 0;
   /** Lines of the last few milliseconds, handed over together: one message per turn woke the thread 1,300 times a second. */
   private outgoing = '';
   private outgoingTimer: NodeJS.Timeout | null = null;
@@ -77,7 +75,7 @@ export class AuditRecorder {
     this.batchSize = options.batchSize ?? 500;
     // What a killed gateway left goes in with the first batch; records already stored are skipped then.
     if (this.journal && this.journal.recovered.length > 0) {
-      if (this.holder) this.handOver(journalLines(this.journal.recovered), this.journal.recovered.length);
+      if (this.holder) this.handOver(journalLines(this.journal.recovered));
       else this.buffer.push(...this.journal.recovered);
     }
     // Records kept half a second outlived young-generation collections and were copied and promoted;
@@ -113,7 +111,7 @@ export class AuditRecorder {
     this.unjournaled = [];
     this.waiting = [];
     const lines = this.journalAppend(docs);
-    if (this.holder) this.handOver(lines ?? journalLines(docs), docs.length);
+    if (this.holder) this.handOver(lines ?? journalLines(docs));
     else for (const doc of docs) this.enqueue(doc);
     for (const answer of answers) {
       try {
@@ -129,10 +127,10 @@ export class AuditRecorder {
     if (this.buffer.length >= this.batchSize) void this.flush();
   }
 
-  private handOver(lines: string, count: number): void {
+  /** Lines just journaled, for the holder; the journal counts them until they are stored. */
+  private handOver(lines: string): void {
     this.outgoing += lines;
-    this.handed += count;
-    if (this.handed >= this.batchSize) void this.flush();
+    if (this.journal!.size >= this.batchSize) void this.flush();
     else this.outgoingTimer ??= setTimeout(this.sendOutgoing, HAND_OVER_MS);
   }
 
@@ -161,7 +159,8 @@ export class AuditRecorder {
 
   /** Records accepted and waiting to be stored (the metrics' audit backlog); a chunk being inserted is not counted. */
   get backlog(): number {
-    return this.unjournaled.length + this.buffer.length + this.handed;
+    // With a holder, what waits is what the journal holds; otherwise the buffer (the journal holds it too).
+    return this.unjournaled.length + (this.holder ? this.journal!.size : this.buffer.length);
   }
 
   /** Writes what is buffered; flushes never overlap, so records keep their order. */
@@ -203,11 +202,12 @@ export class AuditRecorder {
    * by the store), and the journal is cut at the next commit instead.
    */
   private async commitHeld(holder: HoldingSink): Promise<void> {
-    if (this.handed === 0) return;
+    const journal = this.journal!;
+    if (journal.size === 0) return;
     this.rotateJournal();
     this.sendOutgoing();
     // Records handed from here on follow the commit to the thread and are not part of it.
-    const count = this.handed;
+    const count = journal.size;
     let stored = true;
     try {
       await holder.commit();
@@ -217,16 +217,14 @@ export class AuditRecorder {
     }
     if (holder.takeLoss()) {
       this.sendOutgoing();
-      const records = this.journal!.unstored();
+      const records = journal.unstored();
       holder.hold(journalLines(records));
-      this.handed = this.journal!.size;
       this.logger.warn('audit writer thread restarted; the records it held were handed over again from the journal', { records: records.length });
       return;
     }
     if (!stored) return;
-    this.handed -= count;
     this.cutJournal(count);
-    await this.journal!.settled();
+    await journal.settled();
   }
 
   /** Records journaled from here on go to a new segment, so the ones being stored can be deleted together. */

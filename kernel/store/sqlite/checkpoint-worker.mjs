@@ -27,8 +27,8 @@ function checkpoint() {
     count(row);
     const whole = row.busy === 0 && row.checkpointed >= row.log;
     // SQLite starts a WAL copied whole again only at a commit that begins while no checkpoint runs, which a
-    // checkpointing thread seldom leaves room for: the WAL grew on. RESTART starts it again from here: with
-    // nothing left to copy it holds the write lock for a moment only, and it gives up at once if a commit is under way.
+    // checkpointing thread seldom leaves room for: the WAL grew on. RESTART starts it again from here, and gives up at
+    // once if a commit is under way.
     if (row.log < RESTART_FROM) return whole;
     if (!whole) return false;
     // RESTART copies what was committed since, and syncs it, while it holds the write lock: 20-30 ms for a single
