@@ -10,7 +10,9 @@ import { checkDocumentSize } from '../limits.ts';
 import { DuplicateKeyError } from '../types.ts';
 import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
 import { splitText } from '../../search/conditions.ts';
-import { jsonPath, quoteIdent } from './columns.ts';
+import { ftsTable, jsonPath, quoteIdent } from './columns.ts';
+import { TEXT_TIDY_DEFAULTS, TextTidy } from './text-tidy.ts';
+import type { TextTidyOptions } from './text-tidy.ts';
 import { CountCache } from './count-cache.ts';
 import { CountedTotals } from './counted-totals.ts';
 import { TextTotals } from './text-totals.ts';
@@ -43,13 +45,29 @@ export class SqliteCollection implements DocCollection {
   /** Only for a collection with a text index. */
   private readonly textTotals: TextTotals | null;
 
-  constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number) {
+  /** Only for a collection with a text index. */
+  private readonly tidy: TextTidy | null;
+
+  constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number, tidy: TextTidyOptions = TEXT_TIDY_DEFAULTS) {
     this.name = spec.name;
     this.counts = new CountCache(db, countCacheEntries);
     this.table = quoteIdent(spec.name);
     this.compiler = new SqlCompiler(spec.name);
     this.counted = new CountedTotals(db, spec.name, this.compiler, this.table);
-    this.textTotals = spec.indexes.some((ix) => Object.values(ix.key).includes('text')) ? new TextTotals(db, spec.name) : null;
+    const text = spec.indexes.some((ix) => Object.values(ix.key).includes('text'));
+    this.textTotals = text ? new TextTotals(db, spec.name) : null;
+    this.tidy = text ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;
+  }
+
+  /** Stops a text-index tidy under way (the store closing). */
+  closeTidy(): Promise<void> {
+    return this.tidy?.close() ?? Promise.resolve();
+  }
+
+  /** The text-index tidy's figures, once a tidy under way has finished (tests, benches). */
+  async tidyFigures(): Promise<ReturnType<TextTidy['figures']> | null> {
+    await this.tidy?.settled();
+    return this.tidy?.figures() ?? null;
   }
 
   private stmt(sql: string): Statement {
@@ -250,7 +268,9 @@ export class SqliteCollection implements DocCollection {
   deleteSync(id: string): boolean {
     this.counts.clear();
     try {
-      return this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;
+      const deleted = this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;
+      if (deleted) this.tidy?.noteDelete();
+      return deleted;
     } catch (err) {
       this.rethrow(err);
     }

@@ -15,7 +15,9 @@ import type { Store, WriteOp } from '../types.ts';
 class RevisionMoved extends Error {}
 import { SqliteCollection, storeError } from './collection.ts';
 import { backfillAll, ensureValueCounters } from './counters.ts';
-import { createIndex, createTable, ensureRowCounter } from './schema.ts';
+import { TEXT_TIDY_DEFAULTS } from './text-tidy.ts';
+import type { TextTidyOptions } from './text-tidy.ts';
+import { createIndex, createTable, ensureRowCounter, keepDeletesFromMerging } from './schema.ts';
 import { CheckpointThread } from './checkpoint-thread.ts';
 import type { CheckpointFigures } from './checkpoint-thread.ts';
 
@@ -73,6 +75,8 @@ export interface SqliteStoreOptions {
   readonly checkpointMs?: number;
   /** Rows counted per transaction when value counters are back-filled at open (an upgraded store). */
   readonly backfillBatchRows?: number;
+  /** When a text index's deleted entries are dropped (text-tidy.ts); tests make it sooner. */
+  readonly textTidy?: TextTidyOptions;
 }
 
 export class SqliteStore implements Store {
@@ -81,8 +85,8 @@ export class SqliteStore implements Store {
 
   private checkpoints: CheckpointThread | null = null;
 
-  private constructor(private readonly db: Database.Database, specs: readonly CollectionSpec[], countCacheEntries: number) {
-    for (const spec of specs) this.collections.set(spec.name, new SqliteCollection(db, spec, countCacheEntries));
+  private constructor(private readonly db: Database.Database, specs: readonly CollectionSpec[], countCacheEntries: number, textTidy: TextTidyOptions) {
+    for (const spec of specs) this.collections.set(spec.name, new SqliteCollection(db, spec, countCacheEntries, textTidy));
   }
 
   /** What the checkpoint thread has done, when the store has one (tests, benches). */
@@ -113,13 +117,14 @@ export class SqliteStore implements Store {
     db.transaction(() => {
       for (const spec of specs) {
         if (createTable(db, spec)) for (const ix of spec.indexes) createIndex(db, spec.name, ix);
+        else keepDeletesFromMerging(db, spec.name);
         ensureRowCounter(db, spec.name);
         ensureValueCounters(db, spec.name);
       }
     }).immediate();
     // Each batch is its own transaction, so another process can write between them.
     backfillAll(db, specs.map((c) => c.name), options.backfillBatchRows ?? 20_000);
-    const store = new SqliteStore(db, specs, options.countCacheEntries ?? 1000);
+    const store = new SqliteStore(db, specs, options.countCacheEntries ?? 1000, options.textTidy ?? TEXT_TIDY_DEFAULTS);
     if (file !== ':memory:' && (options.checkpointMs ?? 0) > 0) {
       // Past this many pages (the thread behind a steady stream of commits), a commit checkpoints after all: the
       // WAL stays bounded, and what is left to copy then is what the thread has not copied yet.
@@ -178,6 +183,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    for (const c of this.collections.values()) await c.closeTidy();
     await this.checkpoints?.close();
     if (this.db.open) this.db.close();
   }

@@ -1,0 +1,156 @@
+/**
+ * The embedded store's text index and deletions (text-tidy.ts, schema.ts):
+ * no delete rewrites a segment on the spot, and once a share of the
+ * collection is deleted the index drops the deleted entries in the
+ * background. The reference is a second FTS5 index, built on its own
+ * connection from the documents still in the store: the tidied index must
+ * match the same rows for every word and be about its size.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { jobs as jobType } from '../../../kernel/search/fields.ts';
+import { parseSearch } from '../../../kernel/search/parse-search.ts';
+import { TEST_LIMITS } from '../../helpers/search-fixture.ts';
+import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
+import { TEXT_TOKENIZER } from '../../../kernel/store/sqlite/schema.ts';
+import type { TextTidyOptions } from '../../../kernel/store/sqlite/text-tidy.ts';
+import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
+
+const WORDS = ['upgrade', 'router', 'circuit', 'bgp', 'golden', 'config', 'drift', 'report', 'retire', 'nightly', 'café'];
+const idOf = (n: number): string => n.toString(16).padStart(24, '0');
+const job = (n: number) => ({ _id: idOf(n), name: `job ${n}`, status: 'complete', description: `${WORDS[n % 11]} ${WORDS[(n * 7) % 11]} on bdr-rtr-${n % 97}.atl CKT-${n}` });
+
+/** A store whose first 3,000 jobs went in 25 at a time, after which the 2,400 oldest were deleted 25 at a time. */
+async function churned(dir: string, tidy: TextTidyOptions): Promise<SqliteStore> {
+  const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, textTidy: tidy });
+  for (let n = 0; n < 3000; n += 25) {
+    await store.batch(Array.from({ length: 25 }, (_, i) => ({ op: 'insert' as const, collection: 'jobs', doc: job(n + i) })));
+  }
+  for (let n = 0; n < 2400; n += 25) {
+    await store.batch(Array.from({ length: 25 }, (_, i) => ({ op: 'delete' as const, collection: 'jobs', id: idOf(n + i) })));
+  }
+  return store;
+}
+
+/** The text index's bytes, and the rowids it matches per word, read on a connection of its own. */
+function readIndex(file: string): { bytes: number; matches: Map<string, number[]> } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const bytes = db.prepare('SELECT sum(length(block)) FROM jobs__fts_data').pluck().get() as number;
+    const match = db.prepare('SELECT rowid FROM jobs__fts WHERE jobs__fts MATCH ? ORDER BY rowid').pluck();
+    return { bytes, matches: new Map(WORDS.map((w) => [w, match.all(`"${w}"`) as number[]])) };
+  } finally {
+    db.close();
+  }
+}
+
+/** The reference: the same kind of index built from the documents still in the store, merged into one segment. */
+function referenceIndex(file: string): { bytes: number; matches: Map<string, number[]> } {
+  const source = new Database(file, { readonly: true });
+  const ref = new Database(':memory:');
+  try {
+    ref.exec(`CREATE VIRTUAL TABLE f USING fts5(body, content='', contentless_delete=1, tokenize='${TEXT_TOKENIZER}')`);
+    const insert = ref.prepare('INSERT INTO f (rowid, body) VALUES (?, ?)');
+    const rows = source.prepare(`SELECT seq, json_extract(doc, '$.description') AS d FROM jobs`).all() as Array<{ seq: number; d: string }>;
+    ref.transaction(() => rows.forEach((r) => insert.run(r.seq, r.d)))();
+    ref.exec(`INSERT INTO f (f) VALUES ('optimize')`);
+    const match = ref.prepare('SELECT rowid FROM f WHERE f MATCH ? ORDER BY rowid').pluck();
+    return { bytes: ref.prepare('SELECT sum(length(block)) FROM f_data').pluck().get() as number, matches: new Map(WORDS.map((w) => [w, match.all(`"${w}"`) as number[]])) };
+  } finally {
+    ref.close();
+    source.close();
+  }
+}
+
+test('a new text index never rewrites a segment inside a delete, and a store made before gets that setting at open', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  const file = join(dir, 'iap.sqlite');
+  const deletemerge = (): unknown => {
+    const db = new Database(file);
+    try {
+      return (db.prepare(`SELECT v FROM jobs__fts_config WHERE k = 'deletemerge'`).get() as { v: unknown } | undefined)?.v;
+    } finally {
+      db.close();
+    }
+  };
+  try {
+    await SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS }).close();
+    assert.equal(deletemerge(), 0);
+    // As a store made before this setting: FTS5's default (a segment a tenth tombstones is rewritten at once).
+    const db = new Database(file);
+    db.exec(`INSERT INTO jobs__fts (jobs__fts, rank) VALUES ('deletemerge', 10)`);
+    db.close();
+    assert.equal(deletemerge(), 10);
+    await SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS }).close();
+    assert.equal(deletemerge(), 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('once a share of the jobs is deleted, the text index drops their entries: it matches what an index of the remaining jobs matches, at about its size', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  const file = join(dir, 'iap.sqlite');
+  try {
+    const store = await churned(dir, { minDeletes: 300, share: 0.1, pagesPerStep: 8 });
+    const figures = await store.collection('jobs').tidyFigures();
+    const index = readIndex(file);
+    const reference = referenceIndex(file);
+    await store.close();
+    assert.ok(figures && figures.tidies >= 1, `the tidy ran (${JSON.stringify(figures)})`);
+    assert.equal(figures.lastError, null);
+    assert.deepEqual(index.matches, reference.matches);
+    assert.ok([...reference.matches.values()].every((rows) => rows.length > 0), 'every word still matches some job');
+    // The deletes after the last tidy (fewer than its share) may still hold entries.
+    assert.ok(index.bytes <= reference.bytes * 1.5, `index ${index.bytes} bytes against ${reference.bytes} for the remaining jobs alone`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('without the tidy the same deletes leave the text index far larger than the remaining jobs need (the case the tidy exists for)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  const file = join(dir, 'iap.sqlite');
+  try {
+    const store = await churned(dir, { minDeletes: Number.MAX_SAFE_INTEGER, share: 1, pagesPerStep: 8 });
+    const figures = await store.collection('jobs').tidyFigures();
+    const index = readIndex(file);
+    const reference = referenceIndex(file);
+    // A one-word total is read from the index's statistics (text-totals.ts): exact with the tombstones in place too.
+    for (const word of WORDS) {
+      const { where } = parseSearch(jobType, `contains[description]=${encodeURIComponent(word)}`, TEST_LIMITS);
+      assert.equal(await store.collection('jobs').count(where), reference.matches.get(word)!.length, `total of contains[description]=${word}`);
+    }
+    await store.close();
+    assert.equal(figures?.tidies, 0);
+    assert.deepEqual(index.matches, reference.matches, 'tombstoned entries never match, tidied or not');
+    assert.ok(index.bytes > reference.bytes * 2, `index ${index.bytes} bytes against ${reference.bytes} for the remaining jobs alone`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('closing the store stops a tidy under way, and the index it leaves still answers searches', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  try {
+    const store = await churned(dir, { minDeletes: 300, share: 0.1, pagesPerStep: 1 });
+    await store.close();
+    const reopened = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
+    try {
+      const { where } = parseSearch(jobType, 'contains[description]=router', TEST_LIMITS);
+      const found = await reopened.collection('jobs').search({ where, sort: [], skip: 0, limit: 1000 });
+      const expected = referenceIndex(join(dir, 'iap.sqlite')).matches.get('router')!.length;
+      assert.ok(expected > 0);
+      assert.equal(found.docs.length, expected);
+      assert.equal(found.total, expected);
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
