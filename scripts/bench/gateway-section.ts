@@ -116,6 +116,9 @@ export async function gatewaySection(seconds: number, connections: number): Prom
   const gatewayOn = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${coreOn.port}`));
   const coreOff = await startService('core/src/main.ts', { ...env, CORE_PORT: '0', METRICS_ENABLED: 'false' });
   const gatewayOff = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${coreOff.port}`, { METRICS_ENABLED: 'false' }));
+  // A second pair with metrics, the A/A partner of the first: the noise floor of the comparison.
+  const coreAgain = await startService('core/src/main.ts', { ...env, CORE_PORT: '0' });
+  const gatewayAgain = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${coreAgain.port}`));
   try {
     const token = await login(coreUrl, 'bench-admin', 'bench-admin-password');
     const page = (await (await fetch(`${coreUrl}/operations-manager/jobs?limit=1&include=_id`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: Array<{ _id: string }> };
@@ -146,14 +149,17 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       for (const [i, [name, url, pids]] of rows.entries()) rounds[i]!.push(await moderate(name, url, token, rate, seconds, pids));
     }
     const calm = rounds.map(medianRound);
-    const offUrl = `http://127.0.0.1:${gatewayOff.port}`;
-    const onUrl = `http://127.0.0.1:${gatewayOn.port}`;
-    const metricPids = { gateway: gatewayOn.child.pid!, core: coreOn.child.pid! };
-    const offPids = { gateway: gatewayOff.child.pid!, core: coreOff.child.pid! };
+    const gatewayUrls = { on: `http://127.0.0.1:${gatewayOn.port}`, off: `http://127.0.0.1:${gatewayOff.port}`, again: `http://127.0.0.1:${gatewayAgain.port}` };
+    const pids = {
+      on: { gateway: gatewayOn.child.pid!, core: coreOn.child.pid! },
+      off: { gateway: gatewayOff.child.pid!, core: coreOff.child.pid! },
+      again: { gateway: gatewayAgain.child.pid!, core: coreAgain.child.pid! },
+    };
+    const urlsOf = (suffix: string): Record<'on' | 'off' | 'again', string> => ({ on: `${gatewayUrls.on}${suffix}`, off: `${gatewayUrls.off}${suffix}`, again: `${gatewayUrls.again}${suffix}` });
     const cost = await metricsCost(
       [
-        { name: 'gateway pass-through', on: `${onUrl}${path}`, off: `${offUrl}${path}`, onPids: metricPids, offPids },
-        { name: 'legacy getJob, rewritten', on: `${onUrl}/workflow_engine/getJob/${id}`, off: `${offUrl}/workflow_engine/getJob/${id}`, onPids: metricPids, offPids },
+        { name: 'gateway pass-through', urls: urlsOf(path), pids },
+        { name: 'legacy getJob, rewritten', urls: urlsOf(`/workflow_engine/getJob/${id}`), pids },
       ],
       token,
       seconds,
@@ -217,7 +223,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     ];
     return { markdown, panels, goals };
   } finally {
-    for (const p of [bare, bareRewrite, gateway, core, gatewayOn, coreOn, gatewayOff, coreOff]) p.child.kill('SIGTERM');
+    for (const p of [bare, bareRewrite, gateway, core, gatewayOn, coreOn, gatewayOff, coreOff, gatewayAgain, coreAgain]) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     for (const dir of [dataDir, ...gatewayDirs]) rmSync(dir, { recursive: true, force: true });
   }
