@@ -95,6 +95,9 @@ async function archiveGroup(config: Readonly<AppConfig>, group: GroupName, days:
       await sleep(500);
     }
   } finally {
+    // The embedded store drops the deleted jobs' entries from its text index in the background (docs/archive.md):
+    // a command has no requests to answer meanwhile, so it finishes that before it exits.
+    if (store instanceof SqliteStore) await store.settle();
     await store.close();
   }
 }

@@ -182,6 +182,14 @@ export class SqliteStore implements Store {
     return found;
   }
 
+  /**
+   * Waits for background work under way (a text index's tidy) to finish rather than stopping it, as `close` does:
+   * for a command that exits after its deletes (`npm run archive`), which has no event loop to spare.
+   */
+  async settle(): Promise<void> {
+    for (const c of this.collections.values()) await c.tidyFigures();
+  }
+
   async close(): Promise<void> {
     for (const c of this.collections.values()) await c.closeTidy();
     await this.checkpoints?.close();

@@ -2,15 +2,15 @@
  * Drops a text index's deleted entries in the background, a few pages at a
  * time. Deleting a document leaves a tombstone in the FTS5 segment holding
  * its words. FTS5 would rewrite such a segment whole inside the delete that
- * pushed it past a tenth tombstones (30-40 ms on the event loop at 100,000
+ * pushed it past a tenth tombstones (27-37 ms on the event loop at 100,000
  * jobs); schema.ts turns that off. Without it, the tombstones of old
  * documents stay until the segments around them merge, which for the oldest
  * and largest segment may be never: an archive pass that removed most jobs
  * would leave the index its old size, and every search walking past
  * entries that match nothing.
  *
- * So once a share of the collection has been deleted through this process,
- * the index is merged into one segment by FTS5's incremental `merge` with a
+ * So once the deletes since the last tidy (counted in the store, whichever
+ * process made them) reach a share of the collection, the index is merged into one segment by FTS5's incremental `merge` with a
  * negative page count (which drops tombstoned entries as it copies), one
  * small step per turn of the event loop, until a step finds nothing to do
  * (docs/archive.md, "The text index and deletions").
@@ -33,26 +33,38 @@ export const TEXT_TIDY_DEFAULTS: TextTidyOptions = { minDeletes: 1_000, share: 0
 const MAX_STEPS = 100_000;
 
 export class TextTidy {
-  private deletes = 0;
   private running: Promise<void> | null = null;
   private closed = false;
   private tidies = 0;
   private lastError: string | null = null;
   private statements: { step: Statement; changes: Statement } | null = null;
   private readonly rows: Statement;
+  private readonly count: Statement;
+  private readonly uncount: Statement;
+  private readonly collection: string;
+  /** After a failed tidy, the count at which the next is tried (not at every delete). */
+  private retryAt = 0;
 
   constructor(private readonly db: Database, collection: string, private readonly fts: string, private readonly options: TextTidyOptions = TEXT_TIDY_DEFAULTS) {
-    this.rows = db.prepare(`SELECT n FROM _row_counts WHERE collection = ?`).bind(collection);
+    // Deletes since the last tidy are counted in the store, in the deleting transaction: a restart, or a command
+    // that archives and exits (`npm run archive` from cron), would otherwise start from nothing every time and a
+    // tidy might never come.
+    db.exec('CREATE TABLE IF NOT EXISTS _text_tidy (collection TEXT PRIMARY KEY, deletes INTEGER NOT NULL)');
+    this.rows = db.prepare('SELECT n FROM _row_counts WHERE collection = ?').bind(collection);
+    this.count = db
+      .prepare('INSERT INTO _text_tidy (collection, deletes) VALUES (?, 1) ON CONFLICT (collection) DO UPDATE SET deletes = deletes + 1 RETURNING deletes')
+      .bind(collection);
+    this.uncount = db.prepare('UPDATE _text_tidy SET deletes = max(0, deletes - ?) WHERE collection = ?');
+    this.collection = collection;
   }
 
-  /** Counts a delete (committed or not: a rolled-back one only brings the tidy a little sooner). */
+  /** Counts a delete, inside its transaction (rolled back with it), and starts a tidy once enough are counted. */
   noteDelete(): void {
-    this.deletes += 1;
-    if (this.running || this.closed || this.deletes < this.options.minDeletes) return;
+    const deletes = (this.count.get() as { deletes: number }).deletes;
+    if (this.running || this.closed || deletes < Math.max(this.options.minDeletes, this.retryAt)) return;
     const rows = (this.rows.get() as { n: number } | undefined)?.n ?? 0;
-    if (this.deletes < this.options.share * (rows + this.deletes)) return;
-    this.deletes = 0;
-    this.running = this.run().finally(() => {
+    if (deletes < this.options.share * (rows + deletes)) return;
+    this.running = this.run(deletes).finally(() => {
       this.running = null;
     });
   }
@@ -72,7 +84,8 @@ export class TextTidy {
     await this.running;
   }
 
-  private async run(): Promise<void> {
+  /** `counted`: the deletes this tidy answers for, taken off the count when it finishes (not when it is stopped). */
+  private async run(counted: number): Promise<void> {
     for (let steps = 0; steps < MAX_STEPS; steps++) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.closed || !this.db.open) return;
@@ -86,12 +99,19 @@ export class TextTidy {
         // FTS5's documented test for a finished merge: a step that wrote fewer than two rows.
         if ((changes.get() as { n: number }).n - before < 2) break;
       } catch (err) {
-        // The file locked by another process past the busy timeout, full, or the index dropped: the next share of
-        // deletes tries again.
+        // The file locked by another process past the busy timeout, full, or the index not built: tried again after
+        // another `minDeletes` deletes.
         this.statements = null;
         this.lastError = err instanceof Error ? err.message : String(err);
+        this.retryAt = counted + this.options.minDeletes;
         return;
       }
+    }
+    try {
+      this.uncount.run(counted, this.collection);
+    } catch (err) {
+      this.lastError = err instanceof Error ? err.message : String(err);
+      return;
     }
     this.tidies += 1;
     this.lastError = null;

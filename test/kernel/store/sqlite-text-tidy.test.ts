@@ -134,6 +134,57 @@ test('without the tidy the same deletes leave the text index far larger than the
   }
 });
 
+test('deletes are counted in the store, so a tidy comes after a restart too (a command that archives and exits)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  const tidy = { minDeletes: 300, share: 0.1, pagesPerStep: 8 };
+  try {
+    const first = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, textTidy: tidy });
+    for (let n = 0; n < 3000; n += 25) await first.batch(Array.from({ length: 25 }, (_, i) => ({ op: 'insert' as const, collection: 'jobs', doc: job(n + i) })));
+    // 200 deletes: under the 300 a tidy needs.
+    for (let n = 0; n < 200; n += 25) await first.batch(Array.from({ length: 25 }, (_, i) => ({ op: 'delete' as const, collection: 'jobs', id: idOf(n + i) })));
+    assert.equal((await first.collection('jobs').tidyFigures())?.tidies, 0);
+    await first.close();
+    const second = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, textTidy: tidy });
+    try {
+      // 150 more in a new process: 350 counted in all, past 300 and a tenth of the 2,650 left.
+      for (let n = 200; n < 350; n += 25) await second.batch(Array.from({ length: 25 }, (_, i) => ({ op: 'delete' as const, collection: 'jobs', id: idOf(n + i) })));
+      const figures = await second.collection('jobs').tidyFigures();
+      assert.equal(figures?.tidies, 1);
+      assert.equal(figures?.lastError, null);
+      // The finished tidy took the 300 it began at off the count; the 50 deleted after it began stay counted. A delete
+      // rolled back (its batch then inserts a job that exists) is not counted.
+      await assert.rejects(second.batch([{ op: 'delete', collection: 'jobs', id: idOf(400) }, { op: 'insert', collection: 'jobs', doc: job(401) }]));
+      const db = new Database(join(dir, 'iap.sqlite'), { readonly: true });
+      try {
+        assert.equal(db.prepare(`SELECT deletes FROM _text_tidy WHERE collection = 'jobs'`).pluck().get(), 50);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('settle() waits for a tidy under way to finish, as the archive command does before it exits', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  try {
+    const store = await churned(dir, { minDeletes: 300, share: 0.1, pagesPerStep: 1 });
+    await store.settle();
+    const figures = await store.collection('jobs').tidyFigures();
+    const index = readIndex(join(dir, 'iap.sqlite'));
+    const reference = referenceIndex(join(dir, 'iap.sqlite'));
+    await store.close();
+    assert.equal(figures?.running, false);
+    assert.ok((figures?.tidies ?? 0) >= 1);
+    assert.ok(index.bytes <= reference.bytes * 1.5, `index ${index.bytes} bytes against ${reference.bytes}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('closing the store stops a tidy under way, and the index it leaves still answers searches', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
   try {
