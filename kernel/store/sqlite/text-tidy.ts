@@ -13,7 +13,12 @@
  * process made them) reach a share of the collection, the index is merged into one segment by FTS5's incremental `merge` with a
  * negative page count (which drops tombstoned entries as it copies), one
  * small step per turn of the event loop, until a step finds nothing to do
- * (docs/archive.md, "The text index and deletions").
+ * (docs/archive.md, "The text index and deletions"). While it runs, FTS5's
+ * automatic merging is off: a merge under way is otherwise carried on by
+ * whichever write comes next, 320-512 pages at a time inside that write
+ * (40-60 ms delete batches on the event loop, measured), which is the hold
+ * the tidy is there to avoid. One tidy at a time per collection, claimed in
+ * the store; a tidier that died is noticed when its claim expires.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { quoteIdent } from './columns.ts';
@@ -32,37 +37,53 @@ export const TEXT_TIDY_DEFAULTS: TextTidyOptions = { minDeletes: 1_000, share: 0
 /** Steps one tidy may take, against a step that somehow keeps reporting changes. */
 const MAX_STEPS = 100_000;
 
+/** How long a tidy's claim lasts; renewed as it goes, so only a tidier that died lets it expire. */
+const CLAIM_MS = 30_000;
+
+/** FTS5's own default for `automerge`, put back after a tidy. */
+const AUTOMERGE = 4;
+
 export class TextTidy {
   private running: Promise<void> | null = null;
   private closed = false;
   private tidies = 0;
   private lastError: string | null = null;
-  private statements: { step: Statement; changes: Statement } | null = null;
-  private readonly rows: Statement;
-  private readonly count: Statement;
-  private readonly uncount: Statement;
-  private readonly collection: string;
   /** After a failed tidy, the count at which the next is tried (not at every delete). */
   private retryAt = 0;
+  private readonly table: string;
+  private readonly config: string;
+  private readonly configName: string;
+  private readonly sql: Record<'rows' | 'count' | 'uncount' | 'claim' | 'renew' | 'release' | 'claimedUntil', Statement>;
+  /** Prepared at the first tidy: a collection's text index may be built after the store opens. */
+  private fts: { step: Statement; changes: Statement; automergeOff: Statement; automergeOn: Statement; automergeNow: Statement } | null = null;
 
-  constructor(private readonly db: Database, collection: string, private readonly fts: string, private readonly options: TextTidyOptions = TEXT_TIDY_DEFAULTS) {
+  constructor(private readonly db: Database, private readonly collection: string, fts: string, private readonly options: TextTidyOptions = TEXT_TIDY_DEFAULTS) {
+    this.table = quoteIdent(fts);
+    this.configName = `${fts}_config`;
+    this.config = quoteIdent(this.configName);
     // Deletes since the last tidy are counted in the store, in the deleting transaction: a restart, or a command
     // that archives and exits (`npm run archive` from cron), would otherwise start from nothing every time and a
-    // tidy might never come.
-    db.exec('CREATE TABLE IF NOT EXISTS _text_tidy (collection TEXT PRIMARY KEY, deletes INTEGER NOT NULL)');
-    this.rows = db.prepare('SELECT n FROM _row_counts WHERE collection = ?').bind(collection);
-    this.count = db
-      .prepare('INSERT INTO _text_tidy (collection, deletes) VALUES (?, 1) ON CONFLICT (collection) DO UPDATE SET deletes = deletes + 1 RETURNING deletes')
-      .bind(collection);
-    this.uncount = db.prepare('UPDATE _text_tidy SET deletes = max(0, deletes - ?) WHERE collection = ?');
-    this.collection = collection;
+    // tidy might never come. `until`: the claim of the tidy under way (epoch ms), 0 when none is.
+    db.exec('CREATE TABLE IF NOT EXISTS _text_tidy (collection TEXT PRIMARY KEY, deletes INTEGER NOT NULL, until INTEGER NOT NULL DEFAULT 0)');
+    const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('_text_tidy') as string[]);
+    if (!columns.includes('until')) db.exec('ALTER TABLE _text_tidy ADD COLUMN until INTEGER NOT NULL DEFAULT 0');
+    this.sql = {
+      rows: db.prepare('SELECT n FROM _row_counts WHERE collection = ?').bind(collection),
+      count: db.prepare('INSERT INTO _text_tidy (collection, deletes) VALUES (?, 1) ON CONFLICT (collection) DO UPDATE SET deletes = deletes + 1 RETURNING deletes').bind(collection),
+      uncount: db.prepare('UPDATE _text_tidy SET deletes = max(0, deletes - ?) WHERE collection = ?'),
+      claim: db.prepare('INSERT INTO _text_tidy (collection, deletes, until) VALUES (?, 0, ?) ON CONFLICT (collection) DO UPDATE SET until = excluded.until WHERE until < ?'),
+      renew: db.prepare('UPDATE _text_tidy SET until = ? WHERE collection = ?'),
+      release: db.prepare('UPDATE _text_tidy SET until = 0 WHERE collection = ?'),
+      claimedUntil: db.prepare('SELECT until FROM _text_tidy WHERE collection = ?').pluck(),
+    };
+    this.recover();
   }
 
   /** Counts a delete, inside its transaction (rolled back with it), and starts a tidy once enough are counted. */
   noteDelete(): void {
-    const deletes = (this.count.get() as { deletes: number }).deletes;
+    const deletes = (this.sql.count.get() as { deletes: number }).deletes;
     if (this.running || this.closed || deletes < Math.max(this.options.minDeletes, this.retryAt)) return;
-    const rows = (this.rows.get() as { n: number } | undefined)?.n ?? 0;
+    const rows = (this.sql.rows.get() as { n: number } | undefined)?.n ?? 0;
     if (deletes < this.options.share * (rows + deletes)) return;
     this.running = this.run(deletes).finally(() => {
       this.running = null;
@@ -84,36 +105,91 @@ export class TextTidy {
     await this.running;
   }
 
+  /** Automatic merging back on, when a tidier died with it off and its claim has run out. */
+  private recover(): void {
+    try {
+      const statements = this.prepared();
+      if (!statements) return;
+      const automerge = statements.automergeNow.get() as number | undefined;
+      const until = (this.sql.claimedUntil.get(this.collection) as number | undefined) ?? 0;
+      if (automerge === 0 && until < Date.now()) statements.automergeOn.run();
+    } catch {
+      // Locked by another process: the next open, or the next tidy's end, puts it back.
+    }
+  }
+
+  private prepared(): NonNullable<TextTidy['fts']> | null {
+    if (this.fts) return this.fts;
+    if (this.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(this.configName) === undefined) return null;
+    this.fts = {
+      step: this.db.prepare(`INSERT INTO ${this.table} (${this.table}, rank) VALUES ('merge', ?)`),
+      changes: this.db.prepare('SELECT total_changes() AS n').pluck(),
+      // Literals: FTS5 takes a setting's value only as an integer, and a bound JavaScript number arrives as a real.
+      automergeOff: this.db.prepare(`INSERT INTO ${this.table} (${this.table}, rank) VALUES ('automerge', 0)`),
+      automergeOn: this.db.prepare(`INSERT INTO ${this.table} (${this.table}, rank) VALUES ('automerge', ${AUTOMERGE})`),
+      automergeNow: this.db.prepare(`SELECT v FROM ${this.config} WHERE k = 'automerge'`).pluck(),
+    };
+    return this.fts;
+  }
+
   /** `counted`: the deletes this tidy answers for, taken off the count when it finishes (not when it is stopped). */
   private async run(counted: number): Promise<void> {
-    for (let steps = 0; steps < MAX_STEPS; steps++) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.closed || !this.db.open) return;
-      try {
-        // Prepared at the first tidy: a collection's text index may be built after the store opens.
-        const table = quoteIdent(this.fts);
-        this.statements ??= { step: this.db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', ?)`), changes: this.db.prepare('SELECT total_changes() AS n') };
-        const { step, changes } = this.statements;
-        const before = (changes.get() as { n: number }).n;
-        step.run(-this.options.pagesPerStep);
-        // FTS5's documented test for a finished merge: a step that wrote fewer than two rows.
-        if ((changes.get() as { n: number }).n - before < 2) break;
-      } catch (err) {
-        // The file locked by another process past the busy timeout, full, or the index not built: tried again after
-        // another `minDeletes` deletes.
-        this.statements = null;
-        this.lastError = err instanceof Error ? err.message : String(err);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.closed || !this.db.open) return;
+    let statements: NonNullable<TextTidy['fts']>;
+    try {
+      const found = this.prepared();
+      if (!found) throw new Error(`the text index ${this.table} is not built`);
+      statements = found;
+      // Another process tidying the same index: its tidy answers for these deletes too.
+      if (this.sql.claim.run(this.collection, Date.now() + CLAIM_MS, Date.now()).changes === 0) {
         this.retryAt = counted + this.options.minDeletes;
         return;
       }
-    }
-    try {
-      this.uncount.run(counted, this.collection);
     } catch (err) {
-      this.lastError = err instanceof Error ? err.message : String(err);
-      return;
+      return this.failed(err, counted);
     }
-    this.tidies += 1;
-    this.lastError = null;
+    let finished = false;
+    try {
+      statements.automergeOff.run();
+      let renewAt = Date.now() + CLAIM_MS / 2;
+      for (let steps = 0; steps < MAX_STEPS; steps++) {
+        if (steps > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.closed || !this.db.open) return;
+        if (Date.now() > renewAt) {
+          this.sql.renew.run(Date.now() + CLAIM_MS, this.collection);
+          renewAt = Date.now() + CLAIM_MS / 2;
+        }
+        const before = statements.changes.get() as number;
+        statements.step.run(-this.options.pagesPerStep);
+        // FTS5's documented test for a finished merge: a step that wrote fewer than two rows.
+        if ((statements.changes.get() as number) - before < 2) break;
+      }
+      this.sql.uncount.run(counted, this.collection);
+      finished = true;
+    } catch (err) {
+      this.failed(err, counted);
+    } finally {
+      try {
+        if (this.db.open) {
+          statements.automergeOn.run();
+          this.sql.release.run(this.collection);
+        }
+      } catch (err) {
+        // Locked by another process past the busy timeout: the claim runs out and the next open or tidy restores it.
+        finished = false;
+        this.lastError = err instanceof Error ? err.message : String(err);
+      }
+    }
+    if (finished) {
+      this.tidies += 1;
+      this.lastError = null;
+    }
+  }
+
+  /** The file locked by another process past the busy timeout, full, or the index not built: tried again after another `minDeletes` deletes. */
+  private failed(err: unknown, counted: number): void {
+    this.lastError = err instanceof Error ? err.message : String(err);
+    this.retryAt = counted + this.options.minDeletes;
   }
 }

@@ -185,11 +185,85 @@ test('settle() waits for a tidy under way to finish, as the archive command does
   }
 });
 
+/** FTS5's `automerge` setting and the tidy's claim, read on a connection of their own (`automerge` absent: FTS5's default, 4). */
+function tidyState(file: string): { automerge: number; until: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const automerge = (db.prepare(`SELECT v FROM jobs__fts_config WHERE k = 'automerge'`).pluck().get() as number | undefined) ?? 4;
+    const until = (db.prepare(`SELECT until FROM _text_tidy WHERE collection = 'jobs'`).pluck().get() as number | undefined) ?? 0;
+    return { automerge, until };
+  } finally {
+    db.close();
+  }
+}
+
+test('while a tidy runs no write carries its merge on (automatic merging off), and after it automatic merging is back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  const file = join(dir, 'iap.sqlite');
+  try {
+    const store = await churned(dir, { minDeletes: 300, share: 0.1, pagesPerStep: 1 });
+    // Between two steps of the tidy (each takes a turn of the event loop).
+    await new Promise((resolve) => setImmediate(resolve));
+    const during = tidyState(file);
+    await store.settle();
+    const after = tidyState(file);
+    await store.close();
+    assert.equal(during.automerge, 0);
+    assert.ok(during.until > Date.now(), 'the tidy holds a claim');
+    assert.deepEqual(after, { automerge: 4, until: 0 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a tidier that died with automatic merging off: the next store to open puts it back once its claim has run out, not before', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  const file = join(dir, 'iap.sqlite');
+  const leave = (until: number): void => {
+    const db = new Database(file);
+    db.exec(`INSERT INTO jobs__fts (jobs__fts, rank) VALUES ('automerge', 0)`);
+    db.prepare(`INSERT INTO _text_tidy (collection, deletes, until) VALUES ('jobs', 0, ?) ON CONFLICT (collection) DO UPDATE SET until = excluded.until`).run(until);
+    db.close();
+  };
+  try {
+    await SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS }).close();
+    leave(Date.now() + 60_000);
+    await SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS }).close();
+    assert.equal(tidyState(file).automerge, 0, 'a claim still running: its tidier may be alive');
+    leave(Date.now() - 1);
+    await SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS }).close();
+    assert.equal(tidyState(file).automerge, 4);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a tidy claimed by another process is left to it: no second tidy of the same index at once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
+  const file = join(dir, 'iap.sqlite');
+  try {
+    const first = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
+    await first.close();
+    const other = new Database(file);
+    other.prepare(`INSERT INTO _text_tidy (collection, deletes, until) VALUES ('jobs', 0, ?)`).run(Date.now() + 60_000);
+    other.close();
+    const store = await churned(dir, { minDeletes: 300, share: 0.1, pagesPerStep: 8 });
+    const figures = await store.collection('jobs').tidyFigures();
+    await store.close();
+    assert.deepEqual(figures, { tidies: 0, lastError: null, running: false });
+    assert.equal(tidyState(file).automerge, 4, 'automatic merging untouched');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('closing the store stops a tidy under way, and the index it leaves still answers searches', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'text-tidy-'));
   try {
     const store = await churned(dir, { minDeletes: 300, share: 0.1, pagesPerStep: 1 });
     await store.close();
+    // Stopped, the tidy put automatic merging back and gave up its claim; its deletes stay counted for the next one.
+    assert.deepEqual(tidyState(join(dir, 'iap.sqlite')), { automerge: 4, until: 0 });
     const reopened = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
     try {
       const { where } = parseSearch(jobType, 'contains[description]=router', TEST_LIMITS);
