@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMicrosOf, login, runToEnd, startService } from './child.ts';
 import { metricsCost } from './metrics-cost.ts';
+import type { Pair, Variant } from './metrics-cost.ts';
 import { paced } from './paced.ts';
 import type { PacedResult } from './paced.ts';
 import type { Panel } from './plot.ts';
@@ -109,16 +110,22 @@ export async function gatewaySection(seconds: number, connections: number): Prom
   const gateway = await startService('gateway/src/main.ts', gatewayEnv(coreUrl));
   const bare = await startService('scripts/bench/bare-proxy.ts', { TARGET: coreUrl });
   const bareRewrite = await startService('scripts/bench/bare-rewrite.ts', { TARGET: coreUrl });
-  // For the cost of metrics, two fresh pairs on the same store, one with metrics and one without, started together
-  // and loaded alike: the pair above has answered every other row first (a larger audit table, a longer journal),
-  // which a comparison with a fresh pair would charge to the metrics.
-  const coreOn = await startService('core/src/main.ts', { ...env, CORE_PORT: '0' });
-  const gatewayOn = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${coreOn.port}`));
-  const coreOff = await startService('core/src/main.ts', { ...env, CORE_PORT: '0', METRICS_ENABLED: 'false' });
-  const gatewayOff = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${coreOff.port}`, { METRICS_ENABLED: 'false' }));
-  // A second pair with metrics, the A/A partner of the first: the noise floor of the comparison.
-  const coreAgain = await startService('core/src/main.ts', { ...env, CORE_PORT: '0' });
-  const gatewayAgain = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${coreAgain.port}`));
+  // For the cost of metrics, fresh pairs on the same store, started per round by metrics-cost.ts: the pair above has
+  // answered every other row first (a larger audit table, a longer journal), which a comparison would charge to the metrics.
+  const startPair = async (variant: Variant): Promise<Pair> => {
+    const metrics: Record<string, string> = variant === 'off' ? { METRICS_ENABLED: 'false' } : {};
+    const pairCore = await startService('core/src/main.ts', { ...env, CORE_PORT: '0', ...metrics });
+    const pairGateway = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${pairCore.port}`, metrics));
+    return {
+      gatewayUrl: `http://127.0.0.1:${pairGateway.port}`,
+      pids: { gateway: pairGateway.child.pid!, core: pairCore.child.pid! },
+      stop: async () => {
+        const exited = [pairGateway, pairCore].map((p) => new Promise((resolve) => (p.child.exitCode !== null ? resolve(null) : p.child.once('exit', resolve))));
+        for (const p of [pairGateway, pairCore]) p.child.kill('SIGTERM');
+        await Promise.all(exited);
+      },
+    };
+  };
   try {
     const token = await login(coreUrl, 'bench-admin', 'bench-admin-password');
     const page = (await (await fetch(`${coreUrl}/operations-manager/jobs?limit=1&include=_id`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: Array<{ _id: string }> };
@@ -149,18 +156,12 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       for (const [i, [name, url, pids]] of rows.entries()) rounds[i]!.push(await moderate(name, url, token, rate, seconds, pids));
     }
     const calm = rounds.map(medianRound);
-    const gatewayUrls = { on: `http://127.0.0.1:${gatewayOn.port}`, off: `http://127.0.0.1:${gatewayOff.port}`, again: `http://127.0.0.1:${gatewayAgain.port}` };
-    const pids = {
-      on: { gateway: gatewayOn.child.pid!, core: coreOn.child.pid! },
-      off: { gateway: gatewayOff.child.pid!, core: coreOff.child.pid! },
-      again: { gateway: gatewayAgain.child.pid!, core: coreAgain.child.pid! },
-    };
-    const urlsOf = (suffix: string): Record<'on' | 'off' | 'again', string> => ({ on: `${gatewayUrls.on}${suffix}`, off: `${gatewayUrls.off}${suffix}`, again: `${gatewayUrls.again}${suffix}` });
     const cost = await metricsCost(
       [
-        { name: 'gateway pass-through', urls: urlsOf(path), pids },
-        { name: 'legacy getJob, rewritten', urls: urlsOf(`/workflow_engine/getJob/${id}`), pids },
+        { name: 'gateway pass-through', path },
+        { name: 'legacy getJob, rewritten', path: `/workflow_engine/getJob/${id}` },
       ],
+      startPair,
       token,
       seconds,
       connections,
@@ -223,7 +224,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     ];
     return { markdown, panels, goals };
   } finally {
-    for (const p of [bare, bareRewrite, gateway, core, gatewayOn, coreOn, gatewayOff, coreOff, gatewayAgain, coreAgain]) p.child.kill('SIGTERM');
+    for (const p of [bare, bareRewrite, gateway, core]) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     for (const dir of [dataDir, ...gatewayDirs]) rmSync(dir, { recursive: true, force: true });
   }

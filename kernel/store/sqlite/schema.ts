@@ -93,15 +93,15 @@ function createTextIndex(db: Database, collection: string, path: string): void {
  * loop at 100,000 jobs, a few times per archive pass (updates leave
  * tombstones too). With the threshold at 0, tombstoned entries go at the
  * segments' ordinary merges and at the store's tidy (text-tidy.ts;
- * docs/archive.md, "The text index and deletions"). Idempotent; a store made
- * before this setting gets it at open.
+ * docs/archive.md, "The text index and deletions"). A store made before this
+ * setting gets it at open.
  */
 export function keepDeletesFromMerging(db: Database, collection: string): void {
   const fts = ftsTable(collection);
   const config = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(`${fts}_config`);
   if (config === undefined) return;
-  const row = db.prepare(`SELECT v FROM ${quoteIdent(`${fts}_config`)} WHERE k = 'deletemerge'`).get() as { v: unknown } | undefined;
-  if (row?.v === 0) return;
+  // Present at all: set by this store before (0, or the default again while a tidy runs; text-tidy.ts sees to that).
+  if (db.prepare(`SELECT v FROM ${quoteIdent(`${fts}_config`)} WHERE k = 'deletemerge'`).get() !== undefined) return;
   db.exec(`INSERT INTO ${quoteIdent(fts)} (${quoteIdent(fts)}, rank) VALUES ('deletemerge', 0)`);
 }
 

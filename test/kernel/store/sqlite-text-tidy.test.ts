@@ -169,13 +169,15 @@ test('settle() waits for a tidy under way to finish, as the archive command does
   assert.ok(index.bytes <= reference.bytes * 1.5, `index ${index.bytes} bytes against ${reference.bytes}`);
 }));
 
-/** FTS5's `automerge` setting and the tidy's claim, read on a connection of their own (`automerge` absent: FTS5's default, 4). */
-function tidyState(file: string): { automerge: number; until: number } {
+/** FTS5's merge settings and the tidy's claim, read on a connection of their own (a setting absent: FTS5's default). */
+function tidyState(file: string): { automerge: number; deletemerge: number; until: number } {
   const db = new Database(file, { readonly: true });
   try {
-    const automerge = (db.prepare(`SELECT v FROM jobs__fts_config WHERE k = 'automerge'`).pluck().get() as number | undefined) ?? 4;
+    const setting = db.prepare(`SELECT v FROM jobs__fts_config WHERE k = ?`).pluck();
+    const automerge = (setting.get('automerge') as number | undefined) ?? 4;
+    const deletemerge = (setting.get('deletemerge') as number | undefined) ?? 10;
     const until = (db.prepare(`SELECT until FROM _text_tidy WHERE collection = 'jobs'`).pluck().get() as number | undefined) ?? 0;
-    return { automerge, until };
+    return { automerge, deletemerge, until };
   } finally {
     db.close();
   }
@@ -190,14 +192,16 @@ test('while a tidy runs no write carries its merge on (automatic merging off), a
   const after = tidyState(file);
   await store.close();
   assert.equal(during.automerge, 0);
+  assert.equal(during.deletemerge, 10, 'segments a tenth tombstones are rewritten, by the tidy only');
   assert.ok(during.until > Date.now(), 'the tidy holds a claim');
-  assert.deepEqual(after, { automerge: 4, until: 0 });
+  assert.deepEqual(after, { automerge: 4, deletemerge: 0, until: 0 });
 }));
 
 test('a tidier that died with automatic merging off: the next store to open puts it back once its claim has run out, not before', inDir(async (dir, file) => {
   const leave = (until: number): void => {
     const db = new Database(file);
     db.exec(`INSERT INTO jobs__fts (jobs__fts, rank) VALUES ('automerge', 0)`);
+    db.exec(`INSERT INTO jobs__fts (jobs__fts, rank) VALUES ('deletemerge', 10)`);
     db.prepare(`INSERT INTO _text_tidy (collection, deletes, until) VALUES ('jobs', 0, ?) ON CONFLICT (collection) DO UPDATE SET until = excluded.until`).run(until);
     db.close();
   };
@@ -208,6 +212,7 @@ test('a tidier that died with automatic merging off: the next store to open puts
   leave(Date.now() - 1);
   await SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS }).close();
   assert.equal(tidyState(file).automerge, 4);
+  assert.equal(tidyState(file).deletemerge, 0);
 }));
 
 test('a tidy claimed by another process is left to it: no second tidy of the same index at once', inDir(async (dir, file) => {
@@ -227,7 +232,7 @@ test('closing the store stops a tidy under way, and the index it leaves still an
   const store = await churned(dir, { minDeletes: 300, share: 0.1, pagesPerStep: 1 });
   await store.close();
   // Stopped, the tidy put automatic merging back and gave up its claim; its deletes stay counted for the next one.
-  assert.deepEqual(tidyState(file), { automerge: 4, until: 0 });
+  assert.deepEqual(tidyState(file), { automerge: 4, deletemerge: 0, until: 0 });
   const reopened = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
   try {
     const { where } = parseSearch(jobType, 'contains[description]=router', TEST_LIMITS);
