@@ -74,7 +74,11 @@ function createTextIndex(db: Database, collection: string, path: string): void {
     for (const suffix of TRIGGER_SUFFIXES) db.exec(`DROP TRIGGER IF EXISTS ${trigger(suffix)}`);
     db.exec(`DROP TABLE IF EXISTS ${fts}`);
     db.exec(`CREATE VIRTUAL TABLE ${fts} USING fts5(body, content='', contentless_delete=1, tokenize='${TEXT_TOKENIZER}')`);
-    keepDeletesFromMerging(db, collection);
+    // A deleted or updated document leaves a tombstone in the index. By default FTS5 rewrites a segment whole once a
+    // tenth of its rows are tombstones, inside whichever write crossed that line (27-37 ms on the event loop at
+    // 100,000 jobs); at 0 the store's tidy drops them in the background instead (text-tidy.ts, which also sets this
+    // for a store made before; docs/archive.md, "The text index and deletions").
+    db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('deletemerge', 0)`);
     db.exec(`INSERT INTO ${fts} (rowid, body) SELECT seq, ${col} FROM ${table} WHERE typeof(${col}) = 'text'`);
     db.exec(`CREATE TRIGGER ${trigger('ai')} AFTER INSERT ON ${table} WHEN typeof(new.${col}) = 'text' BEGIN
       INSERT INTO ${fts} (rowid, body) VALUES (new.seq, new.${col}); END`);
@@ -84,25 +88,6 @@ function createTextIndex(db: Database, collection: string, path: string): void {
       DELETE FROM ${fts} WHERE rowid = old.seq;
       INSERT INTO ${fts} (rowid, body) SELECT new.seq, new.${col} WHERE typeof(new.${col}) = 'text'; END`);
   })();
-}
-
-/**
- * A deleted or updated document leaves a tombstone in its text index. By
- * default FTS5 rewrites a segment whole once a tenth of its rows are
- * tombstones, inside whichever write crossed that line: 27-37 ms on the event
- * loop at 100,000 jobs, a few times per archive pass (updates leave
- * tombstones too). With the threshold at 0, tombstoned entries go at the
- * segments' ordinary merges and at the store's tidy (text-tidy.ts;
- * docs/archive.md, "The text index and deletions"). A store made before this
- * setting gets it at open.
- */
-export function keepDeletesFromMerging(db: Database, collection: string): void {
-  const fts = ftsTable(collection);
-  const config = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(`${fts}_config`);
-  if (config === undefined) return;
-  // Present at all: set by this store before (0, or the default again while a tidy runs; text-tidy.ts sees to that).
-  if (db.prepare(`SELECT v FROM ${quoteIdent(`${fts}_config`)} WHERE k = 'deletemerge'`).get() !== undefined) return;
-  db.exec(`INSERT INTO ${quoteIdent(fts)} (${quoteIdent(fts)}, rank) VALUES ('deletemerge', 0)`);
 }
 
 /** Present only when the FTS table and all three triggers that keep it current exist. */

@@ -17,7 +17,7 @@ import { SqliteCollection, storeError } from './collection.ts';
 import { backfillAll, ensureValueCounters } from './counters.ts';
 import { TEXT_TIDY_DEFAULTS } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
-import { createIndex, createTable, ensureRowCounter, keepDeletesFromMerging } from './schema.ts';
+import { createIndex, createTable, ensureRowCounter } from './schema.ts';
 import { CheckpointThread } from './checkpoint-thread.ts';
 import type { CheckpointFigures } from './checkpoint-thread.ts';
 
@@ -117,7 +117,6 @@ export class SqliteStore implements Store {
     db.transaction(() => {
       for (const spec of specs) {
         if (createTable(db, spec)) for (const ix of spec.indexes) createIndex(db, spec.name, ix);
-        else keepDeletesFromMerging(db, spec.name);
         ensureRowCounter(db, spec.name);
         ensureValueCounters(db, spec.name);
       }

@@ -76,8 +76,6 @@ export class TextTidy {
     // that archives and exits (`npm run archive` from cron), would otherwise start from nothing every time and a
     // tidy might never come. `until`: the claim of the tidy under way (epoch ms), 0 when none is.
     db.exec('CREATE TABLE IF NOT EXISTS _text_tidy (collection TEXT PRIMARY KEY, deletes INTEGER NOT NULL, until INTEGER NOT NULL DEFAULT 0)');
-    const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('_text_tidy') as string[]);
-    if (!columns.includes('until')) db.exec('ALTER TABLE _text_tidy ADD COLUMN until INTEGER NOT NULL DEFAULT 0');
     this.sql = {
       rows: db.prepare('SELECT n FROM _row_counts WHERE collection = ?').bind(collection),
       count: db.prepare('INSERT INTO _text_tidy (collection, deletes) VALUES (?, 1) ON CONFLICT (collection) DO UPDATE SET deletes = deletes + 1 RETURNING deletes').bind(collection),
@@ -116,7 +114,10 @@ export class TextTidy {
     await this.running;
   }
 
-  /** FTS5's merging as it is between tidies, when a tidier died with it changed and its claim has run out. */
+  /**
+   * FTS5's merging as it is between tidies (`deletemerge` 0, `automerge` 4): for a store made before the setting
+   * (`deletemerge` absent, so FTS5's 10), or after a tidier died with them changed and its claim has run out.
+   */
   private recover(): void {
     try {
       const statements = this.prepared();
