@@ -89,7 +89,7 @@ async function archiveGroup(config: Readonly<AppConfig>, group: GroupName, days:
         const total = Object.values(result.archived).reduce((a, b) => a + b, 0);
         process.stdout.write(`${group}: archived ${counts} older than ${before} in ${result.batches} batches\n`);
         const ms = (ns: number): string => (ns / 1e6).toFixed(1);
-        return void process.stdout.write(`${group}: ${total} documents in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 1e-3))} documents/s); event loop delay p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms\n`);
+        return void process.stdout.write(`${group}: ${total} documents in ${seconds.toFixed(1)} s (${Math.round(total / Math.max(seconds, 1e-3))} documents/s); event loop delay p99 ${ms(loop.percentile(99))} ms, max ${ms(loop.max)} ms; waited ${(result.waitedMs / 1000).toFixed(1)} s for the store\n`);
       }
       if (Date.now() > giveUp) throw new Error(`another process kept the ${group} archive lease; try again later`);
       await sleep(500);

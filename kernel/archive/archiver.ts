@@ -34,6 +34,14 @@ import type { PendingBatch } from './lease.ts';
  */
 const DELETES_PER_SLICE = 25;
 
+/** How often an archiver the store asked to wait asks again. */
+const ROOM_POLL_MS = 20;
+/**
+ * How long an archiver waits for the store before it writes a batch all the
+ * same: a reader that never ends must not stop archiving, only slow it.
+ */
+const ROOM_WAIT_MAX_MS = 30_000;
+
 export interface ArchiverOptions {
   readonly store: Store;
   readonly group: GroupSpec;
@@ -53,6 +61,8 @@ export interface PassResult {
   readonly ran: boolean;
   readonly archived: Record<ArchiveKind, number>;
   readonly batches: number;
+  /** Time spent waiting for the store to take more writes (`Store.roomForBackgroundWrites`). */
+  readonly waitedMs: number;
 }
 
 export class Archiver {
@@ -73,14 +83,17 @@ export class Archiver {
     const { store, group, owner, leaseMs } = this.options;
     const archived: Record<ArchiveKind, number> = Object.fromEntries(group.kinds.map((kind) => [kind, 0]));
     const lease = new ArchiveLease(store, group.name, owner, leaseMs, this.now);
-    if (!(await lease.acquire())) return { ran: false, archived, batches: 0 };
+    if (!(await lease.acquire())) return { ran: false, archived, batches: 0, waitedMs: 0 };
     let batches = 0;
+    let waitedMs = 0;
     let finished = false;
     try {
       const pending = lease.current.pending;
       if (pending) await this.recover(lease, await readManifest(this.options.dir, group.name), pending);
       const window = new DueWindow(store, group, cutoff, this.options.batchSize);
       while (!this.stopping) {
+        waitedMs += await this.roomToWrite(lease);
+        if (this.stopping) break;
         const ids = await window.next();
         if (ids.length === 0) {
           finished = true;
@@ -96,10 +109,34 @@ export class Archiver {
       // Only a completed pass proves that nothing older than the cutoff is left.
       const before = lease.current.archivedBefore;
       if (finished && (batches > 0 || before !== null) && (before === null || before < cutoff)) await lease.update({ archivedBefore: cutoff });
-      return { ran: true, archived, batches };
+      return { ran: true, archived, batches, waitedMs };
     } finally {
       await lease.release();
     }
+  }
+
+  /**
+   * Waits while the store asks background writers to (its WAL held long by readers), renewing the lease
+   * meanwhile; answers how long it waited. Between batches, so nothing is pending while it waits.
+   */
+  private async roomToWrite(lease: ArchiveLease): Promise<number> {
+    const { store, leaseMs, logger, group } = this.options;
+    if (store.roomForBackgroundWrites()) return 0;
+    const started = performance.now();
+    let renewed = started;
+    while (!this.stopping && !store.roomForBackgroundWrites()) {
+      const now = performance.now();
+      if (now - started >= ROOM_WAIT_MAX_MS) {
+        logger.warn('archive: the store has asked background writers to wait for long; archiving a batch all the same', { group: group.name, waitedMs: Math.round(now - started) });
+        break;
+      }
+      if (now - renewed >= leaseMs / 4) {
+        await lease.update();
+        renewed = now;
+      }
+      await new Promise((resolve) => setTimeout(resolve, ROOM_POLL_MS));
+    }
+    return performance.now() - started;
   }
 
   /** Finishes (after step 3) or forgets (before it) the batch a killed holder left. */

@@ -47,7 +47,7 @@ export function startArchiveService(deps: { store: Store; dataDir: string; group
         .pass(Date.now() - days * DAY_MS)
         .then((result) => {
           const total = Object.values(result.archived).reduce((a, b) => a + b, 0);
-          if (total > 0) logger.info(`archive: ${total} ${group} documents archived`, { group, ...result.archived, batches: result.batches });
+          if (total > 0) logger.info(`archive: ${total} ${group} documents archived`, { group, ...result.archived, batches: result.batches, waitedMs: Math.round(result.waitedMs) });
         })
         .catch((err: unknown) => void logger.warn('archive pass failed; the next one resumes it', { group, error: err instanceof Error ? err.message : String(err) }))
         .finally(() => schedule(retention.pollMs));

@@ -113,6 +113,13 @@ export interface Store {
    * `expiresAt`. Counters of the collection past their expiry are dropped.
    */
   increment(collection: string, id: string, expiresAt: number, now: number): Promise<number>;
+  /**
+   * False while the store would rather background writers (the archiver)
+   * waited: the embedded store while its WAL is long because readers keep
+   * it from being started again (docs/archive.md). Never asked for a
+   * request's writes. Cheap enough to ask before every batch.
+   */
+  roomForBackgroundWrites(): boolean;
   close(): Promise<void>;
 }
 

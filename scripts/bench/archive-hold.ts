@@ -8,8 +8,12 @@
  * `--no-checkpoint` turns off SQLite's WAL checkpoints at commit, to show
  * how much of the hold they are; `--checkpoint-ms N` moves them to the
  * store's checkpoint thread, as the core runs (`sqlite.checkpointMs`).
+ * `--readers N` runs N processes beside the pass that each hold a read
+ * snapshot `--read-ms` long, again and again: a search sorting on an
+ * unindexed field does that to the store's WAL.
  *
  *   tsx scripts/bench/archive-hold.ts --data-dir .bench-data/seed100k [--days 270] [--batch-size 100] [--no-checkpoint | --checkpoint-ms 200]
+ *                                     [--readers 2 --read-ms 1500]
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -25,7 +29,7 @@ import type { Store } from '../../kernel/store/types.ts';
 import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 import { jobsGroup } from '../../core/src/archive/jobs.ts';
 
-const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, days: { type: 'string', default: '270' }, 'batch-size': { type: 'string', default: '100' }, 'no-checkpoint': { type: 'boolean', default: false }, 'checkpoint-ms': { type: 'string', default: '0' } } });
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, days: { type: 'string', default: '270' }, 'batch-size': { type: 'string', default: '100' }, 'no-checkpoint': { type: 'boolean', default: false }, 'checkpoint-ms': { type: 'string', default: '0' }, readers: { type: 'string', default: '0' }, 'read-ms': { type: 'string', default: '1500' } } });
 if (!values['data-dir']) throw new Error('--data-dir DIR (a seeded store) is required');
 const work = mkdtempSync(join(tmpdir(), 'archive-hold-'));
 copyFileSync(join(values['data-dir'], 'iap.sqlite'), join(work, 'iap.sqlite'));
@@ -68,6 +72,27 @@ setInterval(() => undefined, 1000);`;
   return { stop: async () => (child.kill('SIGTERM'), await exited, JSON.parse(out) as number[]) };
 }
 
+/** A process holding a read snapshot of the store `readMs` at a time, with a 5 ms gap between; answers how many it held. */
+function longReader(file: string, readMs: number): { stop(): Promise<number> } {
+  const code = `const db = new (require('better-sqlite3'))(process.argv[1]);
+const wait = new Int32Array(new SharedArrayBuffer(4));
+let held = 0;
+process.on('SIGTERM', () => { process.stdout.write(String(held)); process.exit(0); });
+(function read() {
+  db.exec('BEGIN');
+  db.prepare('SELECT count(*) FROM jobs').get();
+  Atomics.wait(wait, 0, 0, Number(process.argv[2]));
+  db.exec('COMMIT');
+  held += 1;
+  setTimeout(read, 5);
+})();`;
+  const child = spawn(process.execPath, ['-e', code, file, String(readMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  return { stop: async () => (child.kill('SIGTERM'), await exited, Number(out)) };
+}
+
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const f = (n: number): string => n.toFixed(1);
 const loopFigures = (h: IntervalHistogram): number[] => [h.percentile(50), h.percentile(99), h.max].map((n) => n / 1e6);
@@ -77,6 +102,7 @@ try {
   const logger = createLogger({ level: 'error', service: 'bench', silent: true });
   const archiver = new Archiver({ store: timedStore(store), group: jobsGroup, dir: join(work, 'archive'), owner: 'hold-bench', leaseMs: 60_000, batchSize: Number(values['batch-size']), logger });
   const idle = idleLoop();
+  const readers = Array.from({ length: Number(values.readers) }, () => longReader(join(work, 'iap.sqlite'), Number(values['read-ms'])));
   await new Promise((r) => setTimeout(r, 200));
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
@@ -91,9 +117,11 @@ try {
   const tidy = await store.collection('jobs').tidyFigures();
   loop.disable();
   clearInterval(walWatch);
+  const held = await Promise.all(readers.map((r) => r.stop()));
   const idleFigures = await idle.stop();
   const total = Object.values(result.archived).reduce((a, b) => a + b, 0);
-  console.log(`archived ${result.archived.jobs} jobs, ${result.archived.tasks} tasks in ${result.batches} batches, ${f(seconds)} s (${Math.round(total / seconds)} documents/s)`);
+  console.log(`archived ${result.archived.jobs} jobs, ${result.archived.tasks} tasks in ${result.batches} batches, ${f(seconds)} s (${Math.round(total / seconds)} documents/s), waited ${(result.waitedMs / 1000).toFixed(1)} s for the store`);
+  if (readers.length > 0) console.log(`${readers.length} readers beside the pass held ${held.join(' + ')} snapshots of ${values['read-ms']} ms`);
   const [p50, p99, max] = loopFigures(loop);
   const figures = await store.checkpointFigures();
   console.log(`WAL file at most ${(walMax / 1024 / 1024).toFixed(1)} MB`);

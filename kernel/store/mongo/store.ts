@@ -177,6 +177,11 @@ export class MongoStore implements Store {
     }
   }
 
+  /** MongoDB keeps its own journal in bounds; a background writer never has to wait for it. */
+  roomForBackgroundWrites(): boolean {
+    return true;
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

@@ -5,7 +5,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const { file, intervalMs } = workerData;
+const { file, intervalMs, walFrames } = workerData;
+// Frames in the WAL as the last checkpoint found them, for the store's connection to read without asking
+// (SqliteStore.roomForBackgroundWrites): 0 once the WAL has been started again.
+const published = new Int32Array(walFrames);
 // Never waits for a lock (better-sqlite3 would wait 5 s): a checkpoint that finds one taken is tried at the next tick.
 const db = new Database(file, { timeout: 0 });
 const port = parentPort;
@@ -23,6 +26,7 @@ function checkpoint() {
     // One row: busy (1 when a lock was taken), log (frames in the WAL), checkpointed (frames copied so far).
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
     lastError = null;
+    publish(row);
     if (!row || row.log <= 0) return true;
     count(row);
     const whole = row.busy === 0 && row.checkpointed >= row.log;
@@ -37,16 +41,22 @@ function checkpoint() {
     const [again] = db.pragma('wal_checkpoint(PASSIVE)');
     if (!again) return false;
     count(again);
+    publish(again);
     if (again.log !== row.log) return false;
     const [restart] = db.pragma('wal_checkpoint(RESTART)');
     if (!restart) return false;
     count(restart);
+    if (restart.busy === 0) Atomics.store(published, 0, 0);
     return restart.busy === 0;
   } catch (err) {
     // A full disk or a locked file: tried again at the next tick, and told to whoever asks.
     lastError = err instanceof Error ? err.message : String(err);
     return true;
   }
+}
+
+function publish(row) {
+  Atomics.store(published, 0, row && row.log > 0 ? row.log : 0);
 }
 
 /** Adds what a checkpoint copied to the figures (an estimate: the WAL was started again when it is now shorter). */

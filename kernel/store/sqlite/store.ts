@@ -32,6 +32,13 @@ const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
  */
 const WAL_PAGES_BEHIND = 16_384;
 
+/**
+ * The WAL's length in pages past which background writers wait (32 MiB):
+ * half the length at which a commit checkpoints on the event loop, so an
+ * archive pass beside long reads stops short of it (docs/archive.md).
+ */
+const WAL_PAGES_CROWDED = 8_192;
+
 /** How long a statement waits for another connection's lock before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
 
@@ -179,6 +186,17 @@ export class SqliteStore implements Store {
     const found = this.collections.get(name);
     if (!found) throw new Error(`collection ${name} is not declared by this store (declared: ${[...this.collections.keys()].join(', ')})`);
     return found;
+  }
+
+  /**
+   * A reader's snapshot keeps every frame committed after it in the WAL, and the WAL can be started again only
+   * once no reader needs it: beside long reads (a search sorting on an unindexed field reads every job) an archive
+   * pass grew it to hundreds of MB, and the commit past WAL_PAGES_BEHIND copied it back on the event loop. Paused,
+   * the archiver lets the thread copy the WAL whole, so readers that start next read the database file alone and
+   * the WAL is started again once the last older reader ends.
+   */
+  roomForBackgroundWrites(): boolean {
+    return (this.checkpoints?.walFrames() ?? 0) < WAL_PAGES_CROWDED;
   }
 
   /**

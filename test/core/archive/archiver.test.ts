@@ -122,6 +122,54 @@ for (const factory of storeFactories()) {
       }
     });
 
+    test('an archiver the store asks to wait writes nothing meanwhile, keeps its lease, and archives every due job once the store has room', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
+      try {
+        const due = await seed(store, 6, 0x4000);
+        let room = false;
+        // The store's answer as the test sets it; everything else is the real store.
+        const gated = new Proxy(store, { get: (target, key, receiver) => (key === 'roomForBackgroundWrites' ? () => room : Reflect.get(target, key, receiver)) });
+        const cutoff = Date.now() - 30 * DAY;
+        const pass = new Archiver({ store: gated, group: jobsGroup, dir, owner: 'patient', leaseMs: 400, batchSize: 2, logger }).pass(cutoff);
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        assert.equal(await store.collection('jobs').count(null), 7, 'a job was archived while the store asked the archiver to wait');
+        const other = new Archiver({ store, group: jobsGroup, dir, owner: 'other', leaseMs: 400, batchSize: 2, logger });
+        assert.equal((await other.pass(cutoff)).ran, false, 'the lease ran out while the archiver waited (it is renewed every quarter of it)');
+        room = true;
+        const result = await pass;
+        assert.equal(result.archived.jobs, 6);
+        assert.ok(result.waitedMs >= 600, `waited ${result.waitedMs} ms`);
+        assert.deepEqual(await archivedIds(dir, 'jobs'), [...due].sort());
+        assert.equal(await store.collection('jobs').count(null), 1);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+      }
+    });
+
+    test('an archiver stopped while it waits for the store ends its pass at once, with nothing pending', async () => {
+      dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
+      try {
+        await seed(store, 3, 0x5000);
+        const gated = new Proxy(store, { get: (target, key, receiver) => (key === 'roomForBackgroundWrites' ? () => false : Reflect.get(target, key, receiver)) });
+        const archiver = new Archiver({ store: gated, group: jobsGroup, dir, owner: 'stopped', leaseMs: 10_000, batchSize: 2, logger });
+        const pass = archiver.pass(Date.now() - 30 * DAY);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const stoppedAt = performance.now();
+        archiver.stop();
+        const result = await pass;
+        assert.ok(performance.now() - stoppedAt < 500, 'the pass went on waiting after stop()');
+        assert.equal(result.batches, 0);
+        assert.equal(await store.collection('jobs').count(null), 4);
+        const state = await store.collection('archive_state').findById('jobs');
+        assert.equal(state?.['pending'], null);
+        assert.equal(state?.['expiresAt'], 0, 'the lease was not released');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+      }
+    });
+
     test('a batch killed before its manifest was written: the next pass forgets it and archives its documents once', async () => {
       dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
       try {

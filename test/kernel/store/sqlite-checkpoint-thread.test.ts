@@ -76,3 +76,52 @@ test('if the checkpoint thread dies, the store\'s connection checkpoints as SQLi
   assert.equal(await store.collection('cluster').count(null), 12_000);
   await store.close();
 });
+
+/** Waits until `check` holds, up to `ms`; answers whether it did. */
+async function eventually(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}
+
+test('a reader\'s snapshot that keeps the WAL from being started again makes the store ask background writers to wait once the WAL passes 32 MB, and no longer once the reader ends', { timeout: 60_000 }, async () => {
+  const dir = join(data.path, 'crowded');
+  const store = SqliteStore.open({ dataDir: dir, countCacheEntries: 0, collections, checkpointMs: 20 });
+  await store.collection('cluster').insertOne({ _id: newObjectId(), tag: 'first' });
+  // Another process's long search: a read transaction that has read, and so holds its snapshot.
+  const reader = new Database(join(dir, 'iap.sqlite'));
+  reader.exec('BEGIN');
+  assert.equal((reader.prepare('SELECT count(*) AS n FROM cluster').get() as { n: number }).n, 1);
+  let asked = false;
+  const watch = setInterval(() => (asked ||= !store.roomForBackgroundWrites()), 5);
+  for (let round = 0; round < 3; round += 1) await writeMany(store, `r${round}`);
+  clearInterval(watch);
+  try {
+    assert.ok(walSize(dir) > 32 * MB, `the WAL is ${(walSize(dir) / MB).toFixed(1)} MB: the reader did not hold it`);
+    assert.ok(asked || !store.roomForBackgroundWrites(), 'past 32 MB of WAL held by a reader, the store still welcomed background writes');
+    assert.equal(await eventually(() => !store.roomForBackgroundWrites(), 2000), true, 'the store kept asking background writers in while the reader held the WAL');
+  } finally {
+    reader.exec('COMMIT');
+    reader.close();
+  }
+  assert.equal(await eventually(() => store.roomForBackgroundWrites(), 5000), true, 'the WAL was not started again after the reader ended');
+  assert.equal(await store.collection('cluster').count(null), 36_001);
+  await store.close();
+});
+
+test('without long readers the thread keeps the WAL short and the store never asks background writers to wait; nor does a store without a thread', { timeout: 60_000 }, async () => {
+  const dir = join(data.path, 'roomy');
+  const store = SqliteStore.open({ dataDir: dir, countCacheEntries: 0, collections, checkpointMs: 20 });
+  let asked = false;
+  const watch = setInterval(() => (asked ||= !store.roomForBackgroundWrites()), 5);
+  for (let round = 0; round < 3; round += 1) await writeMany(store, `r${round}`);
+  clearInterval(watch);
+  assert.equal(asked, false, 'the store asked background writers to wait with no reader holding its WAL');
+  await store.close();
+  const plain = SqliteStore.open({ dataDir: join(data.path, 'no-thread'), countCacheEntries: 0, collections });
+  assert.equal(plain.roomForBackgroundWrites(), true);
+  await plain.close();
+});
