@@ -32,15 +32,14 @@ interface Reply extends CheckpointFigures {
 
 export class CheckpointThread {
   private readonly worker: Worker;
-  /** Frames in the WAL at the thread's last checkpoint, written by the thread (checkpoint-worker.mjs). */
-  private readonly frames = new Int32Array(new SharedArrayBuffer(4));
   private readonly waiting = new Map<number, (figures: CheckpointFigures | null) => void>();
   private nextId = 1;
   private state: 'running' | 'closing' | 'dead' = 'running';
 
   /** `fallBack` runs once if the thread dies: the store's connection checkpoints again. */
-  constructor(file: string, intervalMs: number, private readonly fallBack: () => void) {
-    this.worker = new Worker(ENTRY, { workerData: { file, intervalMs, walFrames: this.frames.buffer } });
+  /** `crowdedBytes`: the WAL file's size at which background writers wait (SqliteStore.roomForBackgroundWrites). */
+  constructor(file: string, intervalMs: number, crowdedBytes: number, private readonly fallBack: () => void) {
+    this.worker = new Worker(ENTRY, { workerData: { file, intervalMs, crowdedBytes } });
     this.worker.on('message', (reply: Reply) => {
       this.waiting.get(reply.id)?.({ checkpoints: reply.checkpoints, frames: reply.frames, lastError: reply.lastError });
       this.waiting.delete(reply.id);
@@ -69,14 +68,6 @@ export class CheckpointThread {
       this.worker.ref();
       this.worker.postMessage({ ...request, id });
     });
-  }
-
-  /**
-   * Frames in the WAL when the thread last looked: at most a rest (`intervalMs`) old while the WAL is short,
-   * a millisecond or so while it is not. 0 once the thread has stopped: the store's own connection checkpoints then.
-   */
-  walFrames(): number {
-    return this.state === 'running' ? Atomics.load(this.frames, 0) : 0;
   }
 
   /** Checkpoints now and answers the thread's figures; null once it has died. */

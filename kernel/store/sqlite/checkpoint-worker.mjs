@@ -3,12 +3,10 @@
 // Plain JavaScript: it needs only better-sqlite3, and a worker does not inherit the parent's TypeScript loader
 // (Node 20).
 import { parentPort, workerData } from 'node:worker_threads';
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
-const { file, intervalMs, walFrames } = workerData;
-// Frames in the WAL as the last checkpoint found them, for the store's connection to read without asking
-// (SqliteStore.roomForBackgroundWrites): 0 once the WAL has been started again.
-const published = new Int32Array(walFrames);
+const { file, intervalMs, crowdedBytes } = workerData;
 // Never waits for a lock (better-sqlite3 would wait 5 s): a checkpoint that finds one taken is tried at the next tick.
 const db = new Database(file, { timeout: 0 });
 const port = parentPort;
@@ -20,20 +18,31 @@ let seen = { log: 0, checkpointed: 0 };
 /** Pages in the WAL from which a WAL copied whole is also started again from its beginning. */
 const RESTART_FROM = 256;
 
+/**
+ * Whether the WAL file is long enough for background writers to wait (SqliteStore.roomForBackgroundWrites reads its
+ * size the same way): the WAL is then started again with TRUNCATE, which also cuts the file at once, where RESTART
+ * would leave it as long until a commit they will not make. `stat` opens nothing: opening and closing the file here
+ * would drop this process's locks on it.
+ */
+function crowded() {
+  return (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) >= crowdedBytes;
+}
+
 /** One checkpoint round; answers whether the WAL is now short, or copied whole and started again. */
 function checkpoint() {
   try {
     // One row: busy (1 when a lock was taken), log (frames in the WAL), checkpointed (frames copied so far).
     const [row] = db.pragma('wal_checkpoint(PASSIVE)');
     lastError = null;
-    publish(row);
-    if (!row || row.log <= 0) return true;
+    if (!row) return true;
+    const long = crowded();
+    if (row.log <= 0) return long ? startAgain('TRUNCATE') : true;
     count(row);
     const whole = row.busy === 0 && row.checkpointed >= row.log;
     // SQLite starts a WAL copied whole again only at a commit that begins while no checkpoint runs, which a
     // checkpointing thread seldom leaves room for: the WAL grew on. RESTART starts it again from here, and gives up at
     // once if a commit is under way.
-    if (row.log < RESTART_FROM) return whole;
+    if (row.log < RESTART_FROM && !long) return whole;
     if (!whole) return false;
     // RESTART copies what was committed since, and syncs it, while it holds the write lock: 20-30 ms for a single
     // commit's pages, which a commit on the event loop then waits for. A second PASSIVE that finds nothing new
@@ -41,13 +50,8 @@ function checkpoint() {
     const [again] = db.pragma('wal_checkpoint(PASSIVE)');
     if (!again) return false;
     count(again);
-    publish(again);
     if (again.log !== row.log) return false;
-    const [restart] = db.pragma('wal_checkpoint(RESTART)');
-    if (!restart) return false;
-    count(restart);
-    if (restart.busy === 0) Atomics.store(published, 0, 0);
-    return restart.busy === 0;
+    return startAgain(long ? 'TRUNCATE' : 'RESTART');
   } catch (err) {
     // A full disk or a locked file: tried again at the next tick, and told to whoever asks.
     lastError = err instanceof Error ? err.message : String(err);
@@ -55,8 +59,12 @@ function checkpoint() {
   }
 }
 
-function publish(row) {
-  Atomics.store(published, 0, row && row.log > 0 ? row.log : 0);
+/** Starts a WAL copied whole again from its beginning; false when a reader or a commit is still on it. */
+function startAgain(mode) {
+  const [row] = db.pragma(`wal_checkpoint(${mode})`);
+  if (!row) return false;
+  count(row);
+  return row.busy === 0;
 }
 
 /** Adds what a checkpoint copied to the figures (an estimate: the WAL was started again when it is now shorter). */

@@ -19,6 +19,7 @@ import { TEXT_TIDY_DEFAULTS } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
 import { createIndex, createTable, ensureRowCounter } from './schema.ts';
 import { CheckpointThread } from './checkpoint-thread.ts';
+import { walFileBytes } from './wal-length.ts';
 import type { CheckpointFigures } from './checkpoint-thread.ts';
 
 /** Bytes a WAL file is cut back to after a burst (SQLite's journal_size_limit): 64 MiB. */
@@ -33,11 +34,11 @@ const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 const WAL_PAGES_BEHIND = 16_384;
 
 /**
- * The WAL's length in pages past which background writers wait (32 MiB):
- * half the length at which a commit checkpoints on the event loop, so an
- * archive pass beside long reads stops short of it (docs/archive.md).
+ * The WAL file's size past which background writers wait (32 MiB): half the
+ * length at which a commit checkpoints on the event loop, so an archive pass
+ * beside long reads stops short of it (docs/archive.md).
  */
-const WAL_PAGES_CROWDED = 8_192;
+const WAL_BYTES_CROWDED = 32 * 1024 * 1024;
 
 /** How long a statement waits for another connection's lock before SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -137,7 +138,7 @@ export class SqliteStore implements Store {
       db.pragma(`wal_autocheckpoint = ${WAL_PAGES_BEHIND}`);
       // A WAL is restarted from its start once checkpointed, but its file keeps the size of its largest burst; cut it back.
       db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
-      store.checkpoints = new CheckpointThread(file, options.checkpointMs!, () => {
+      store.checkpoints = new CheckpointThread(file, options.checkpointMs!, WAL_BYTES_CROWDED, () => {
         if (db.open) db.pragma('wal_autocheckpoint = 1000');
       });
     }
@@ -191,12 +192,13 @@ export class SqliteStore implements Store {
   /**
    * A reader's snapshot keeps every frame committed after it in the WAL, and the WAL can be started again only
    * once no reader needs it: beside long reads (a search sorting on an unindexed field reads every job) an archive
-   * pass grew it to hundreds of MB, and the commit past WAL_PAGES_BEHIND copied it back on the event loop. Paused,
-   * the archiver lets the thread copy the WAL whole, so readers that start next read the database file alone and
-   * the WAL is started again once the last older reader ends.
+   * pass grew it to hundreds of MB, and every commit past WAL_PAGES_BEHIND copied pages back on the event loop.
+   * Paused, the archiver lets the WAL be copied whole, so readers that start next read the database file alone, and
+   * once the last older reader ends the checkpoint thread starts the WAL again and cuts its file (TRUNCATE). The WAL
+   * file's size bounds the WAL's length and is current at every commit, whoever made it (wal-length.ts).
    */
   roomForBackgroundWrites(): boolean {
-    return (this.checkpoints?.walFrames() ?? 0) < WAL_PAGES_CROWDED;
+    return this.db.memory || walFileBytes(this.db.name) < WAL_BYTES_CROWDED;
   }
 
   /**

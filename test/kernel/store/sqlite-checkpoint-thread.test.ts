@@ -7,7 +7,8 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { newObjectId, plainCollection, SqliteStore } from '../../../kernel/index.ts';
@@ -124,4 +125,32 @@ test('without long readers the thread keeps the WAL short and the store never as
   const plain = SqliteStore.open({ dataDir: join(data.path, 'no-thread'), countCacheEntries: 0, collections });
   assert.equal(plain.roomForBackgroundWrites(), true);
   await plain.close();
+});
+
+/** Another process's TRUNCATE checkpoint of `file`, never waiting: busy 1 while a reader of any process holds the WAL. */
+function truncateFromAnotherProcess(file: string): { busy: number; log: number } {
+  const code = `const db = new (require('better-sqlite3'))(process.argv[1], { timeout: 0 });
+process.stdout.write(JSON.stringify(db.pragma('wal_checkpoint(TRUNCATE)')[0]));`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', code, file], { encoding: 'utf8' })) as { busy: number; log: number };
+}
+
+test('asking whether background writers may go on keeps every lock this process holds on the store\'s files: a reader\'s snapshot still blocks another process\'s TRUNCATE', { timeout: 60_000 }, async () => {
+  const dir = join(data.path, 'locks');
+  const store = SqliteStore.open({ dataDir: dir, countCacheEntries: 0, collections, checkpointMs: 60_000 });
+  const file = join(dir, 'iap.sqlite');
+  await store.collection('cluster').insertOne({ _id: newObjectId(), tag: 'first' });
+  const reader = new Database(file);
+  reader.exec('BEGIN');
+  reader.prepare('SELECT count(*) FROM cluster').get();
+  try {
+    for (let i = 0; i < 100; i += 1) store.roomForBackgroundWrites();
+    assert.equal(truncateFromAnotherProcess(file).busy, 1, 'the reader\'s lock was dropped: another process could cut the WAL under it');
+    // The check can fail: opening and closing the -shm file here drops the reader's lock (POSIX locks are the process's).
+    closeSync(openSync(`${file}-shm`, 'r'));
+    assert.equal(truncateFromAnotherProcess(file).busy, 0, 'closing a descriptor of the -shm file did not drop the lock: the check above proves nothing');
+  } finally {
+    reader.exec('COMMIT');
+    reader.close();
+  }
+  await store.close();
 });
