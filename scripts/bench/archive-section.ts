@@ -7,6 +7,7 @@
  * beside the cores, all in one run.
  */
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -131,6 +132,11 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
     warm.child.kill('SIGTERM');
     await store.close();
   }
+  // Two cores, the bench's reads and the archiver on one file: a store left inconsistent must fail the run, not pass.
+  const check = new Database(join(workDir, 'iap.sqlite'), { readonly: true });
+  const integrity = check.pragma('quick_check', { simple: true });
+  check.close();
+  if (integrity !== 'ok') throw new Error(`the archive section left the store inconsistent: ${String(integrity)}`);
 
   const date = new Date().toISOString().slice(0, 10);
   const rows = idle.map((r, i) => {

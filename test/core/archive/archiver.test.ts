@@ -40,6 +40,16 @@ async function seed(store: Store, n: number, offset: number): Promise<string[]> 
   return ids;
 }
 
+/** Removes every job and task a test left, so the next starts from an empty store. */
+async function emptyJobs(store: Store): Promise<void> {
+  for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+}
+
+/** A store whose answer to `roomForBackgroundWrites` is the test's; everything else is the real store. */
+function gatedStore(store: Store, room: () => boolean): Store {
+  return new Proxy(store, { get: (target, key, receiver) => (key === 'roomForBackgroundWrites' ? room : Reflect.get(target, key, receiver)) });
+}
+
 async function archivedIds(dir: string, kind: 'jobs' | 'tasks'): Promise<string[]> {
   const manifest = await readManifest(dir, 'jobs');
   const out: string[] = [];
@@ -93,7 +103,7 @@ for (const factory of storeFactories()) {
         assert.equal(state?.['archivedBefore'], cutoff);
       } finally {
         rmSync(dir, { recursive: true, force: true });
-        for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+        await emptyJobs(store);
       }
     });
 
@@ -118,7 +128,7 @@ for (const factory of storeFactories()) {
         assert.deepEqual(await archivedIds(dir, 'jobs'), [...due].sort(), 'nothing archived twice');
       } finally {
         rmSync(dir, { recursive: true, force: true });
-        for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+        await emptyJobs(store);
       }
     });
 
@@ -127,8 +137,7 @@ for (const factory of storeFactories()) {
       try {
         const due = await seed(store, 6, 0x4000);
         let room = false;
-        // The store's answer as the test sets it; everything else is the real store.
-        const gated = new Proxy(store, { get: (target, key, receiver) => (key === 'roomForBackgroundWrites' ? () => room : Reflect.get(target, key, receiver)) });
+        const gated = gatedStore(store, () => room);
         const cutoff = Date.now() - 30 * DAY;
         const pass = new Archiver({ store: gated, group: jobsGroup, dir, owner: 'patient', leaseMs: 400, batchSize: 2, logger }).pass(cutoff);
         await new Promise((resolve) => setTimeout(resolve, 700));
@@ -143,7 +152,7 @@ for (const factory of storeFactories()) {
         assert.equal(await store.collection('jobs').count(null), 1);
       } finally {
         rmSync(dir, { recursive: true, force: true });
-        for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+        await emptyJobs(store);
       }
     });
 
@@ -151,7 +160,7 @@ for (const factory of storeFactories()) {
       dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
       try {
         await seed(store, 3, 0x5000);
-        const gated = new Proxy(store, { get: (target, key, receiver) => (key === 'roomForBackgroundWrites' ? () => false : Reflect.get(target, key, receiver)) });
+        const gated = gatedStore(store, () => false);
         const archiver = new Archiver({ store: gated, group: jobsGroup, dir, owner: 'stopped', leaseMs: 10_000, batchSize: 2, logger });
         const pass = archiver.pass(Date.now() - 30 * DAY);
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -166,7 +175,7 @@ for (const factory of storeFactories()) {
         assert.equal(state?.['expiresAt'], 0, 'the lease was not released');
       } finally {
         rmSync(dir, { recursive: true, force: true });
-        for (const c of ['jobs', 'tasks'] as const) for (const d of (await store.collection(c).search({ where: null, sort: [], skip: 0, limit: 1000 })).docs) await store.collection(c).deleteOne(String(d['_id']));
+        await emptyJobs(store);
       }
     });
 
