@@ -1,7 +1,7 @@
 /** Runs a project process (seed, core) as a child and reads what it reports. */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export function runToEnd(args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -15,10 +15,15 @@ export interface Started {
   readonly port: number;
 }
 
-/** Starts a service and waits for its "listening" log line, which carries the port. */
-export function startService(script: string, env: Record<string, string>): Promise<Started> {
+/**
+ * Starts a service and waits for its "listening" log line, which carries the port. With `cpus` (a `taskset` list,
+ * `"1"`), every thread of the service runs only there; `taskset` execs Node, so the child's pid is the service's.
+ */
+export function startService(script: string, env: Record<string, string>, cpus: string | null = null): Promise<Started> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    const node = [process.execPath, '--import', 'tsx', script];
+    const [command, ...args] = cpus === null ? node : ['taskset', '-c', cpus, ...node];
+    const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
@@ -45,6 +50,39 @@ export async function login(baseUrl: string, username: string, password: string)
   const res = await fetch(`${baseUrl}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username, password } }) });
   if (res.status !== 200) throw new Error(`login as ${username} failed with ${res.status}`);
   return (await res.json()) as string;
+}
+
+/**
+ * CPU time every thread of a process has run so far, in nanoseconds (Linux `/proc/<pid>/task/<tid>/schedstat`):
+ * finer than `cpuMicrosOf`'s clock ticks (10 ms), for windows of a second or two. Threads that have ended are missed,
+ * so read it around windows in which a process starts and ends none.
+ */
+export function cpuNanosOf(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return total;
+}
+
+/**
+ * The CPUs this process may run on, as a `taskset` list, or null where `taskset` cannot be run; `pinTo` moves
+ * every thread of it there.
+ */
+export function cpusOfSelf(): string | null {
+  try {
+    return /list: (\S+)/.exec(execFileSync('taskset', ['-a', '-cp', String(process.pid)], { encoding: 'utf8' }))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function pinTo(cpus: string): void {
+  execFileSync('taskset', ['-a', '-cp', cpus, String(process.pid)], { stdio: 'ignore' });
 }
 
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
