@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMicrosOf, login, runToEnd, startService } from './child.ts';
 import { metricsCost } from './metrics-cost.ts';
-import type { Pair, Variant } from './metrics-cost.ts';
+import type { StartPair } from './metrics-cost.ts';
 import { paced } from './paced.ts';
 import type { PacedResult } from './paced.ts';
 import type { Panel } from './plot.ts';
@@ -70,7 +70,7 @@ async function moderate(name: string, url: string, token: string, rate: number, 
   return { ...r, name, proxyCpu, coreCpu };
 }
 
-const MODERATE_ROUNDS = 3;
+const MODERATE_ROUNDS = 5;
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -112,10 +112,10 @@ export async function gatewaySection(seconds: number, connections: number): Prom
   const bareRewrite = await startService('scripts/bench/bare-rewrite.ts', { TARGET: coreUrl });
   // For the cost of metrics, fresh pairs on the same store, started per round by metrics-cost.ts: the pair above has
   // answered every other row first (a larger audit table, a longer journal), which a comparison would charge to the metrics.
-  const startPair = async (variant: Variant): Promise<Pair> => {
+  const startPair: StartPair = async (variant, cpus) => {
     const metrics: Record<string, string> = variant === 'off' ? { METRICS_ENABLED: 'false' } : {};
-    const pairCore = await startService('core/src/main.ts', { ...env, CORE_PORT: '0', ...metrics });
-    const pairGateway = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${pairCore.port}`, metrics));
+    const pairCore = await startService('core/src/main.ts', { ...env, CORE_PORT: '0', ...metrics }, cpus);
+    const pairGateway = await startService('gateway/src/main.ts', gatewayEnv(`http://127.0.0.1:${pairCore.port}`, metrics), cpus);
     return {
       gatewayUrl: `http://127.0.0.1:${pairGateway.port}`,
       pids: { gateway: pairGateway.child.pid!, core: pairCore.child.pid! },
@@ -163,7 +163,6 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       ],
       startPair,
       token,
-      seconds,
       connections,
     );
     const [, calmBare, calmPass, calmLegacy] = calm as [Moderate, Moderate, Moderate, Moderate, Moderate];
