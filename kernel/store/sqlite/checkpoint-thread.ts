@@ -36,8 +36,11 @@ export class CheckpointThread {
   private nextId = 1;
   private state: 'running' | 'closing' | 'dead' = 'running';
 
-  /** `fallBack` runs once if the thread dies: the store's connection checkpoints again. */
-  /** `crowdedBytes`: the WAL file's size at which background writers wait (SqliteStore.roomForBackgroundWrites). */
+  /**
+   * `crowdedBytes`: the WAL file's size at which background writers wait (SqliteStore.roomForBackgroundWrites), and
+   * the thread cuts the file once the WAL in it is copied whole. `fallBack` runs once if the thread dies: the store's
+   * connection checkpoints again.
+   */
   constructor(file: string, intervalMs: number, crowdedBytes: number, private readonly fallBack: () => void) {
     this.worker = new Worker(ENTRY, { workerData: { file, intervalMs, crowdedBytes } });
     this.worker.on('message', (reply: Reply) => {
@@ -68,6 +71,11 @@ export class CheckpointThread {
       this.worker.ref();
       this.worker.postMessage({ ...request, id });
     });
+  }
+
+  /** False once the thread has died or been stopped. */
+  get running(): boolean {
+    return this.state === 'running';
   }
 
   /** Checkpoints now and answers the thread's figures; null once it has died. */
