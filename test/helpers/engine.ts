@@ -3,6 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import type { JsonResponse, RunningCore } from './core.ts';
+import { eventually } from './wait.ts';
 
 type Task = Record<string, unknown>;
 
@@ -17,7 +18,8 @@ export function workflow(name: string, tasks: Record<string, Task>, transitions:
 
 export const newVariable = (name: string, value: unknown): Task => ({ name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { name, value }, outgoing: { value: null } } });
 export const manual = (outgoing: Record<string, string> = {}): Task => ({ name: 'ViewData', app: 'WorkFlowEngine', type: 'manual', variables: { incoming: {}, outgoing } });
-export const delay = (seconds: number): Task => ({ name: 'delay', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { time: seconds }, outgoing: { time_in_milliseconds: null } } });
+/** The engine's delay task (a task for a workflow, not a wait in the test). */
+export const delayTask = (seconds: number): Task => ({ name: 'delay', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { time: seconds }, outgoing: { time_in_milliseconds: null } } });
 /** A task that always ends in error: makeData asked for JSON it cannot read. */
 export const failing = (): Task => ({ name: 'makeData', app: 'WorkFlowEngine', type: 'automatic', variables: { incoming: { input: 'not json', outputType: 'json', variables: {} }, outgoing: { output: null } } });
 
@@ -64,12 +66,7 @@ export async function runningTask(core: RunningCore, jobId: string, key: string)
   return data[0]!._id;
 }
 
-export async function waitFor<T>(check: () => Promise<T | null>, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== null) return v;
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Polls until `check` answers non-null (test/helpers/wait.ts `eventually`, kept under its old name). */
+export function waitFor<T>(check: () => Promise<T | null>, ms = 5000): Promise<T> {
+  return eventually(check, { timeoutMs: ms, everyMs: 20 });
 }

@@ -107,6 +107,20 @@ export function storeEnv(dataDir: string): Record<string, string> {
   return { DATA_DIR: dataDir, MONGO_URL: testMongoUrl() };
 }
 
+/**
+ * The store that core processes given `env` (from storeEnv) share, opened in
+ * this process: to read what they left once they have stopped, or to start
+ * an in-process core on it.
+ */
+export async function openStoreOf(env: Record<string, string>): Promise<Store> {
+  const url = env['MONGO_URL'];
+  if (url) {
+    const { MongoStore } = await import('../../kernel/store/mongo/store.ts');
+    return MongoStore.connect(url, CORE_COLLECTIONS);
+  }
+  return SqliteStore.open({ dataDir: env['DATA_DIR']!, collections: CORE_COLLECTIONS });
+}
+
 export function storeFactories(): StoreFactory[] {
   return [
     { name: 'sqlite', skip: null, open: async () => SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }) },

@@ -5,6 +5,11 @@
  * polling. Both processes read the same due batch and work through it, so
  * each claim races the other process; every automation must start exactly
  * one job, whichever process claims it.
+ *
+ * No sleep proves the "exactly once": the jobs are counted in the store after
+ * both processes have stopped cleanly, and a clean stop waits for every poll
+ * in progress to finish its run (Scheduler.stop), so a second start, had
+ * there been one, is in the count.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +20,8 @@ import { request } from '../../helpers/core.ts';
 import { newVariable, workflow } from '../../helpers/engine.ts';
 import { crash, spawnCore, stop } from '../../helpers/process.ts';
 import type { CoreProcess } from '../../helpers/process.ts';
-import { storeEnv } from '../../helpers/stores.ts';
+import { openStoreOf, storeEnv } from '../../helpers/stores.ts';
+import { eventually } from '../../helpers/wait.ts';
 
 const PASSWORD = 'two-process-password';
 const headers = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' };
@@ -52,18 +58,16 @@ test('a scheduled automation fires once across two core processes on the same st
     ids.push(id);
   }
 
-  const until = Date.now() + 20_000;
-  let ran: Array<{ lastRunAt: string | null; nextRunAt: string | null }> = [];
-  while (Date.now() < until) {
+  type Listed = { lastRunAt: string | null; nextRunAt: string | null };
+  let ran: Listed[] = [];
+  // Both processes poll on their own timers (the race is the point): wait for every run to be recorded.
+  await eventually(async () => {
     const list = await call(first, 'GET', '/automation_catalog/automations?startsWith=fire-once-&startsWithField=name');
-    ran = (list.body as { results: Array<{ lastRunAt: string | null; nextRunAt: string | null }> }).results;
-    if (ran.length === COUNT && ran.every((a) => a.lastRunAt !== null)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    ran = (list.body as { results: Listed[] }).results;
+    return ran.length === COUNT && ran.every((a) => a.lastRunAt !== null);
+  }, { timeoutMs: 20_000, everyMs: 100, what: 'every automation run' }).catch(() => undefined);
   assert.equal(ran.length, COUNT);
   assert.ok(ran.every((a) => a.lastRunAt !== null && a.nextRunAt === null), JSON.stringify(ran));
-  // Many more polls of both processes, for any second start to show up.
-  await new Promise((r) => setTimeout(r, 1000));
 
   for (const p of [first, second]) {
     const jobs = await call(p, 'GET', '/operations-manager/jobs?equals[name]=fire-once&include=variables&limit=100');
@@ -72,8 +76,21 @@ test('a scheduled automation fires once across two core processes on the same st
     assert.equal(body.metadata.total, COUNT, `one job per automation, not one per process; automations: ${JSON.stringify(ran)}; warnings: ${[...first.problems, ...second.problems].join('\n')}`);
     assert.deepEqual(body.data.map((j) => j.variables.index).sort((a, b) => a - b), ids.map((_, i) => i));
   }
+  const warnings = [...first.problems, ...second.problems].join('\n');
   await stop(first);
   await stop(second);
   assert.equal(first.child.exitCode, 0, 'a clean stop with the scheduler running');
   assert.equal(second.child.exitCode, 0);
+
+  // Both stopped, so every poll has ended: what the store holds now is every job either process ever started.
+  const store = await openStoreOf(env);
+  try {
+    const jobs = store.collection('jobs');
+    const all = await jobs.findByIds(await jobs.findIds(null, 1000));
+    const fired = all.filter((j) => j['name'] === 'fire-once');
+    assert.equal(fired.length, COUNT, `one job per automation, not one per process; warnings: ${warnings}`);
+    assert.deepEqual(fired.map((j) => (j['variables'] as { index: number }).index).sort((a, b) => a - b), ids.map((_, i) => i));
+  } finally {
+    await store.close();
+  }
 });

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
-import { createWorkflow, delay, job, newVariable, post, startJob, waitFor, workflow } from '../../helpers/engine.ts';
+import { createWorkflow, delayTask, job, newVariable, post, startJob, waitFor, workflow } from '../../helpers/engine.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 /** Two automatic tasks that lead into each other, as loops are drawn; the error exit is never taken. */
@@ -38,8 +38,8 @@ describe('a loop without a limit in sight', () => {
   before(async () => {
     core = await startCore(SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }), { ENGINE_MAX_TASK_RUNS_PER_JOB: '10000000' });
     await createWorkflow(core, LOOP);
-    await createWorkflow(core, workflow('short', { d1: delay(0.05), a1: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a1'], ['a1', 'workflow_end']]));
-    await createWorkflow(core, workflow('slow', { d1: delay(2), a1: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a1'], ['a1', 'workflow_end']]));
+    await createWorkflow(core, workflow('short', { d1: delayTask(0.05), a1: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a1'], ['a1', 'workflow_end']]));
+    await createWorkflow(core, workflow('slow', { d1: delayTask(2), a1: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a1'], ['a1', 'workflow_end']]));
   });
   after(() => core.close());
 
@@ -73,7 +73,7 @@ describe('a loop without a limit in sight', () => {
 
   test('cancelling a job while its childJob starts many children: none starts after the cancel', { timeout: 30_000 }, async () => {
     const items = Array.from({ length: 300 }, (_, i) => ({ i }));
-    await createWorkflow(core, workflow('wide-child', { d1: delay(2) }, [['workflow_start', 'd1'], ['d1', 'workflow_end']]));
+    await createWorkflow(core, workflow('wide-child', { d1: delayTask(2) }, [['workflow_start', 'd1'], ['d1', 'workflow_end']]));
     await createWorkflow(core, workflow('wide', { c1: childJob('wide-child', 'parallel', items) }, [['workflow_start', 'c1'], ['c1', 'workflow_end']]));
     const root = await startJob(core, 'wide');
     const count = async () => ((await core.request(`/operations-manager/jobs?equals[name]=wide-child&limit=0`)).body as { metadata: { total: number } }).metadata.total;

@@ -4,6 +4,10 @@
  * promptly after a restart, while the resumed loop goes on and can be
  * cancelled. Here a stall shows as a timeout, which an in-process test
  * could not report.
+ *
+ * A timing test: the first test measures a rate, memory and latency over
+ * seconds of real looping, and the last check proves a negative in a child
+ * process, where `Engine.idle()` cannot be reached; each real wait says why.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +19,7 @@ import type { JsonResponse } from '../../helpers/core.ts';
 import { newVariable, workflow } from '../../helpers/engine.ts';
 import { crash, spawnCore } from '../../helpers/process.ts';
 import type { CoreProcess } from '../../helpers/process.ts';
+import { eventually, timingSleep } from '../../helpers/wait.ts';
 
 const PASSWORD = 'loop-process-password';
 const dirs: string[] = [];
@@ -57,14 +62,12 @@ async function startLoop(url: string): Promise<string> {
   return (started.body as { data: { _id: string } }).data._id;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 test('a looping job keeps the core answering and its memory bounded', { timeout: 60_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'iap-loop-'));
   dirs.push(dir);
   const core = await start(dir);
   const id = await startLoop(core.url);
-  await sleep(1000);
+  await timingSleep(1000, 'the RSS baseline is taken after a second of looping, once the heap has grown to its working size');
   const baseline = rssMb(core);
   const firstRuns = await runs(core.url, id);
   let peak = baseline;
@@ -72,7 +75,7 @@ test('a looping job keeps the core answering and its memory bounded', { timeout:
   for (let i = 0; i < 20; i += 1) {
     live.push((await within(1000, `${core.url}/health/live`)).took);
     peak = Math.max(peak, rssMb(core));
-    await sleep(200);
+    await timingSleep(200, 'liveness and RSS are sampled every 200 ms over 4 s of looping; the runs per second are counted over the same span');
   }
   const lastRuns = await runs(core.url, id);
   assert.ok(lastRuns - firstRuns > 1000, `the loop made ${lastRuns - firstRuns} runs in 4 s`);
@@ -89,18 +92,17 @@ test('a core restarted with a runaway job in its store answers its first login p
   dirs.push(dir);
   const first = await start(dir);
   const id = await startLoop(first.url);
-  await sleep(1000);
+  await eventually(async () => (await runs(first.url, id)) >= 1000, { timeoutMs: 20_000, what: 'a thousand runs of the loop in the store' });
   await crash(first);
   const second = await start(dir);
   const login = await within(1000, `${second.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { username: 'admin', password: PASSWORD } }) });
   assert.equal(login.status, 200, JSON.stringify(login.body));
   const resumedAt = await runs(second.url, id);
-  await sleep(500);
-  assert.ok((await runs(second.url, id)) > resumedAt, 'the resumed loop did not go on');
+  await eventually(async () => (await runs(second.url, id)) > resumedAt, { what: 'the resumed loop going on' });
   const cancel = await within(1000, `${second.url}/operations-manager/jobs/cancel`, { method: 'POST', headers: auth, body: JSON.stringify({ jobIds: [id] }) });
   assert.equal(cancel.status, 200, JSON.stringify(cancel.body));
   const atCancel = await runs(second.url, id);
-  await sleep(300);
+  await timingSleep(300, 'the loop runs in a child process, where Engine.idle() cannot be reached; the first test measures more than 250 runs a second, so a loop that went on would show dozens of runs in 300 ms');
   assert.equal(await runs(second.url, id), atCancel, 'a task ran after the cancel answered');
   await crash(second);
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
-import { createWorkflow, delay, failing, job, manual, newVariable, post, runningTask, startJob, workflow } from '../../helpers/engine.ts';
+import { createWorkflow, delayTask, failing, job, manual, newVariable, post, runningTask, startJob, workflow } from '../../helpers/engine.ts';
 import { makeGroup, makeUser, role } from '../../helpers/users.ts';
 import type { TestUser } from '../../helpers/users.ts';
 
@@ -22,7 +22,7 @@ before(async () => {
   other = await makeUser(core, 'operator-2', { roles: [role('OperationsManager', 'operations')] });
   await createWorkflow(core, workflow('approve', { a1b2: newVariable('port', '$var.job.port'), c3d4: manual({ approved: '$var.job.approved' }) }, [['workflow_start', 'a1b2'], ['a1b2', 'c3d4'], ['c3d4', 'workflow_end']], { outputSchema: { type: 'object', properties: { approved: { type: 'boolean' } } }, inputSchema: { type: 'object', properties: { port: { type: 'string' } } } }));
   await createWorkflow(core, workflow('breaks', { a1b2: newVariable('before', 1), f00d: failing(), b2c3: newVariable('after', 2) }, [['workflow_start', 'a1b2'], ['a1b2', 'f00d'], ['f00d', 'b2c3'], ['b2c3', 'workflow_end']]));
-  await createWorkflow(core, workflow('slow', { d1: delay(0.3), a2: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a2'], ['a2', 'workflow_end']]));
+  await createWorkflow(core, workflow('slow', { d1: delayTask(0.3), a2: newVariable('done', true) }, [['workflow_start', 'd1'], ['d1', 'a2'], ['a2', 'workflow_end']]));
   await createWorkflow(core, workflow('child', { a1b2: newVariable('seen', '$var.job.given') }, [['workflow_start', 'a1b2'], ['a1b2', 'workflow_end']], { outputSchema: { type: 'object', properties: { seen: {} } } }));
   await createWorkflow(core, workflow('parent', {
     c1: { name: 'childJob', app: 'WorkFlowEngine', type: 'automatic', actor: 'job', variables: { incoming: { task: '', workflow: 'child', variables: { given: { task: 'job', value: 'missing' } }, data_array: [], transformation: '', loopType: '' }, outgoing: { job_details: '$var.job.details' } } },

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { startAgSim } from '../../../tools/ag-sim/server.ts';
 import type { AgSim } from '../../../tools/ag-sim/server.ts';
 import { request } from '../../helpers/core.ts';
-import { delay, workflow } from '../../helpers/engine.ts';
+import { delayTask, workflow } from '../../helpers/engine.ts';
 import { crash, spawnCore } from '../../helpers/process.ts';
 import type { CoreProcess } from '../../helpers/process.ts';
 
@@ -103,7 +103,7 @@ test('a job interrupted by a kill finds its gateway task after the restart, with
   const dir = dataDir();
   const first = await start(dir);
   assert.equal((await call(first, 'GET', adapterPath)).status, 200);
-  const wf = workflow('hello-after-restart', { d1: delay(1.5), a1b2: script }, [['workflow_start', 'd1'], ['d1', 'a1b2'], ['a1b2', 'workflow_end']]);
+  const wf = workflow('hello-after-restart', { d1: delayTask(1.5), a1b2: script }, [['workflow_start', 'd1'], ['d1', 'a1b2'], ['a1b2', 'workflow_end']]);
   await createWorkflow(first, wf);
   const id = await runJob(first, 'hello-after-restart');
   await new Promise((r) => setTimeout(r, 300));

@@ -1,9 +1,13 @@
 /**
- * Schedule triggers on the real core with a short poll interval, and a
- * second scheduler on the same store standing for a second process: a due
- * trigger starts its automation exactly once and moves to its next window;
- * missed windows run once (`last`) or not at all (`none`); disabled
- * triggers never fire. The window arithmetic is also checked on its own.
+ * Schedule triggers on the real core, and a second scheduler on the same
+ * store standing for a second process: a due trigger starts its automation
+ * exactly once and moves to its next window; missed windows run once
+ * (`last`) or not at all (`none`); disabled triggers never fire. The window
+ * arithmetic is also checked on its own.
+ *
+ * Neither scheduler's timer runs: each test polls both at once with
+ * `tick()` and waits for the engine with `idle()`, so "nothing more ran" is
+ * a count after a poll that had the chance, not a wait that hopes.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,11 +18,11 @@ import type { Scheduler } from '../../../../core/src/scheduler/scheduler.ts';
 import { openTestStore } from '../../../helpers/stores.ts';
 import { startCore } from '../../../helpers/core.ts';
 import type { JsonResponse, RunningCore } from '../../../helpers/core.ts';
-import { newVariable, waitFor, workflow } from '../../../helpers/engine.ts';
+import { newVariable, workflow } from '../../../helpers/engine.ts';
 
 type Json = Record<string, unknown>;
 const HOUR = 3_600_000;
-const POLL_MS = 20;
+const POLL_MS = 60_000; // the timers never run here: the tests tick
 
 let core: RunningCore;
 let secondProcess: Scheduler;
@@ -26,7 +30,13 @@ let secondProcess: Scheduler;
 const send = (method: string, path: string, body?: unknown): Promise<JsonResponse> =>
   core.request(`/operations-manager${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
 const data = (res: JsonResponse): Json => (res.body as { data: Json }).data;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One poll of both processes at the same moment, then the engine's work done; answers how many runs they made. */
+async function pollBoth(): Promise<number> {
+  const [first, second] = await Promise.all([core.core.triggerScheduler.tick(), secondProcess.tick()]);
+  await core.core.engine.idle();
+  return first + second;
+}
 
 /** A workflow of its own per test, so its jobs are counted by name. */
 async function automationFor(name: string): Promise<string> {
@@ -55,10 +65,8 @@ async function dueSince(triggerId: string, nextRunAt: number): Promise<void> {
 
 before(async () => {
   core = await startCore((await openTestStore()), { SCHEDULER_POLL_MS: String(POLL_MS) });
-  core.core.triggerScheduler.start();
   const logger = createLogger({ level: 'error', service: 'second', silent: true });
-  secondProcess = createOmAutomations({ store: core.store, engine: core.core.engine, logger, pollMs: POLL_MS, limits: core.config.search }).scheduler;
-  secondProcess.start();
+  secondProcess = createOmAutomations({ store: core.store, engine: core.core.engine, authority: core.core.authority, logger, pollMs: POLL_MS, limits: core.config.search }).scheduler;
 });
 after(async () => {
   await core.core.triggerScheduler.stop();
@@ -72,13 +80,12 @@ test('a trigger created due now fires exactly once across two schedulers, its jo
   const firstRunAt = Date.now();
   const t = await schedule({ name: 'once', actionId, firstRunAt, repeatInterval: HOUR });
   assert.equal(t['nextRunAt'], firstRunAt);
-  const [job] = await waitFor(async () => ((await jobsOf('Sched Once')).length > 0 ? jobsOf('Sched Once') : null));
-  await sleep(POLL_MS * 10);
-  assert.equal((await jobsOf('Sched Once')).length, 1, 'one run, whichever scheduler claimed it');
-  const ended = await waitFor(async () => {
-    const j = data(await send('GET', `/jobs/${job!['_id'] as string}`));
-    return j['status'] === 'complete' ? j : null;
-  });
+  assert.equal(await pollBoth(), 1, 'one run, whichever scheduler claimed it');
+  assert.equal(await pollBoth(), 0, 'and none on the next poll');
+  const jobs = await jobsOf('Sched Once');
+  assert.equal(jobs.length, 1);
+  const ended = data(await send('GET', `/jobs/${jobs[0]!['_id'] as string}`));
+  assert.equal(ended['status'], 'complete');
   assert.equal((ended['variables'] as Json)['ran'], true);
   const after = data(await send('GET', `/triggers/${t['_id'] as string}`));
   assert.equal(after['nextRunAt'], firstRunAt + HOUR);
@@ -89,8 +96,9 @@ test('a trigger created due now fires exactly once across two schedulers, its jo
 test('a one-off trigger runs once and then has no next run', async () => {
   const actionId = await automationFor('Sched One-off');
   const t = await schedule({ name: 'one-off', actionId, firstRunAt: Date.now() });
-  await waitFor(async () => (data(await send('GET', `/triggers/${t['_id'] as string}`))['nextRunAt'] === null ? true : null));
-  await sleep(POLL_MS * 5);
+  assert.equal(await pollBoth(), 1);
+  assert.equal(data(await send('GET', `/triggers/${t['_id'] as string}`))['nextRunAt'], null);
+  assert.equal(await pollBoth(), 0);
   assert.equal((await jobsOf('Sched One-off')).length, 1);
 });
 
@@ -101,8 +109,8 @@ test("processMissedRuns 'last' runs once for many missed windows, then waits for
   const t = await schedule({ name: 'last', actionId, firstRunAt: first, repeatInterval: HOUR, processMissedRuns: 'last' });
   const missedSince = first - 6 * HOUR;
   await dueSince(t['_id'] as string, missedSince);
-  await waitFor(async () => ((await jobsOf('Sched Last')).length > 0 ? true : null));
-  await sleep(POLL_MS * 10);
+  assert.equal(await pollBoth(), 1);
+  assert.equal(await pollBoth(), 0);
   assert.equal((await jobsOf('Sched Last')).length, 1);
   assert.equal(data(await send('GET', `/triggers/${t['_id'] as string}`))['nextRunAt'], first - HOUR, 'the first window after now, in phase');
 });
@@ -112,8 +120,9 @@ test("processMissedRuns 'none' skips missed windows without running and moves to
   const first = Date.now() + HOUR + 30 * 60_000;
   const t = await schedule({ name: 'none', actionId, firstRunAt: first, repeatInterval: HOUR, processMissedRuns: 'none' });
   await dueSince(t['_id'] as string, first - 6 * HOUR);
-  await waitFor(async () => (data(await send('GET', `/triggers/${t['_id'] as string}`))['nextRunAt'] === first - HOUR ? true : null));
-  await sleep(POLL_MS * 5);
+  await pollBoth();
+  assert.equal(data(await send('GET', `/triggers/${t['_id'] as string}`))['nextRunAt'], first - HOUR);
+  await pollBoth();
   assert.equal((await jobsOf('Sched None')).length, 0);
 });
 
@@ -121,11 +130,12 @@ test('a disabled schedule trigger never fires, even when its time has come', asy
   const actionId = await automationFor('Sched Off');
   const t = await schedule({ name: 'off', actionId, firstRunAt: Date.now(), repeatInterval: HOUR, enabled: false });
   await dueSince(t['_id'] as string, Date.now() - 1000);
-  await sleep(POLL_MS * 15);
+  assert.equal(await pollBoth(), 0);
   assert.equal((await jobsOf('Sched Off')).length, 0);
   const on = await send('PATCH', `/triggers/${t['_id'] as string}`, { enabled: true });
   assert.equal(on.status, 200);
-  await waitFor(async () => ((await jobsOf('Sched Off')).length === 1 ? true : null));
+  assert.equal(await pollBoth(), 1);
+  assert.equal((await jobsOf('Sched Off')).length, 1);
 });
 
 test('window arithmetic: planned runs keep the phase, decisions follow the missed-run policy', () => {
