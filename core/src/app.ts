@@ -21,6 +21,7 @@ import { gatewayManagerRoutes } from './gateway-manager/routes.ts';
 import { createGatewayManager } from './gateway-manager/service.ts';
 import type { GatewayManager } from './gateway-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
+import { healthStatusRoutes } from './health/status.ts';
 import { bodyDepthError, bodyError, errorHandler, metricsRoutes, observeAnswers, requestContext, routerTemplate, securityHeaders } from '../../kernel/index.ts';
 import type { AnswerTap, AnyRoute, Logger, Store } from '../../kernel/index.ts';
 import { mountRoutes, routeSurfaces } from './http/mount.ts';
@@ -41,6 +42,7 @@ import { createWorkflowLookup } from './workflows/lookup.ts';
 import { transformationRoutes } from './transformations/routes.ts';
 import { createTransformations } from './transformations/service.ts';
 import { workflowRoutes } from './workflows/routes.ts';
+import { workflowEngineMetricsRoutes } from './workflow-engine/metrics-routes.ts';
 
 export interface CoreDeps {
   readonly store: Store;
@@ -100,6 +102,8 @@ export function createCoreApp(deps: CoreDeps): Core {
     ...controlRoutes(jobControl, new TaskControl(engine, deps.store, jobControl), deps.config.platform.release),
     ...indexRoutes(deps.store),
     ...workflowRoutes(deps.store, deps.config.search),
+    ...workflowEngineMetricsRoutes(deps.store, deps.config.search),
+    ...healthStatusRoutes({ store: deps.store }),
     ...authorizationRoutes({ store: deps.store, auth, release: deps.config.platform.release, logger: deps.logger, methods: () => methodCatalog(routes), views: () => viewCatalog(routes), limits: deps.config.search }),
     ...gatewayManagerRoutes(gateways),
     ...orchestrator.routes,

@@ -5,13 +5,14 @@
  * Errors are in the plain shape `{message, code, details}`.
  */
 import Joi from 'joi';
-import { answer, arrayOf, closed, INTEGER, joiBody, joiParams, OBJECT, open, routeHelper, STRING, UnauthenticatedError } from '../../../kernel/index.ts';
+import { answer, arrayOf, closed, INTEGER, joiBody, joiParams, nullable, OBJECT, open, routeHelper, STRING, UnauthenticatedError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
 import { workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
 import type { ListLimits } from '../http/list-query.ts';
 import { editPath, WORKFLOW_ID, WorkflowService } from './service.ts';
 import { MAX_NAME_LENGTH } from './validate.ts';
+import { platformListQuery, platformPage } from './platform-list.ts';
 
 export const PROVENANCE = 'AutomationStudio';
 const STUDIO_READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
@@ -79,6 +80,21 @@ export function workflowRoutes(store: Store, limits: ListLimits): AnyRoute[] {
       async handle({ query }) {
         const page = await store.collection('workflows').search(query);
         return { body: { items: page.docs, total: page.total, skip: query.skip, limit: query.limit } };
+      },
+    }),
+    route<Record<string, never>, SearchQuery, undefined>({
+      method: 'GET',
+      path: '/automation-studio/workflows',
+      name: 'getWorkflows',
+      roles: STUDIO_READ_ROLES,
+      description: "The platform's page of workflows {items, skip, limit, total, count, end, previous, next}, filtered with equals[field]=, contains[field]=, starts-with[field]= and the generic list parameters",
+      answer: answer(
+        closed({ items: arrayOf(WORKFLOW), skip: INTEGER, limit: INTEGER, total: INTEGER, count: INTEGER, end: INTEGER, previous: nullable(STRING), next: nullable(STRING) }),
+      ),
+      input: { query: platformListQuery(workflowType, limits) },
+      async handle({ query }) {
+        const page = await store.collection('workflows').search(query);
+        return { body: platformPage(page.docs, query.skip, query.limit, page.total) };
       },
     }),
     route<IdOrNameParams, Record<string, never>, undefined>({

@@ -10,7 +10,7 @@ import { openTestStore } from '../../helpers/stores.ts';
 import { testConfig } from '../../helpers/core.ts';
 
 /** The only routes that may be called without credentials (docs/decisions.md D7). */
-const PUBLIC = new Set(['GET /health/live', 'POST /login', 'POST /oauth/token', 'GET /openapi.json', 'GET /docs', 'GET /docs/:file']);
+const PUBLIC = new Set(['GET /health/live', 'GET /health/status', 'POST /login', 'POST /oauth/token', 'GET /openapi.json', 'GET /docs', 'GET /docs/:file']);
 /** Writes that take no body: the path says everything. */
 const NO_BODY = new Set([
   'POST /indexes/:collectionName', 'POST /logout', 'POST /operations-manager/tasks/:id/continue', 'POST /operations-manager/tasks/:id/claim',
