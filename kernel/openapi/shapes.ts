@@ -4,6 +4,8 @@
  * (docs/errors.md). Written once here so the core's and the gateway's
  * documents say the same thing.
  */
+import { ERROR_CODE_NAMES, ERROR_CODES } from '../errors.ts';
+import type { ErrorCodeEntry } from '../errors.ts';
 import type { Surface } from '../http/route.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -71,7 +73,8 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   },
   ErrorCode: {
     type: 'string',
-    enum: ['VALIDATION_FAILED', 'BAD_REQUEST', 'INVALID_JSON', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'CONFLICT', 'TOO_MANY_REQUESTS', 'GONE', 'PAYLOAD_TOO_LARGE', 'UPSTREAM_FAILED', 'UPSTREAM_TIMEOUT', 'STORE_UNAVAILABLE', 'STORE_FULL', 'INTERNAL'],
+    description: 'A stable error code; docs/errors.md says what each means',
+    enum: [...ERROR_CODE_NAMES],
   },
 };
 
@@ -83,23 +86,21 @@ const ERROR_SCHEMA: Record<Surface, JsonSchema> = {
   oauth: ref('OAuthError'),
 };
 
-/** What each status means, from docs/errors.md. */
-const ERROR_TEXT: Record<number, string> = {
-  400: 'VALIDATION_FAILED, BAD_REQUEST or INVALID_JSON: an input was refused; every offending parameter is named',
-  401: 'UNAUTHENTICATED: missing or invalid credentials',
-  403: 'FORBIDDEN: no role of the caller allows the operation',
-  404: 'NOT_FOUND: no such document',
-  409: 'CONFLICT: the change conflicts with the current state',
-  410: 'GONE: the operation was removed at the configured release',
-  413: 'PAYLOAD_TOO_LARGE: the body is larger than http.bodyLimit',
-  415: 'BAD_REQUEST: the body is neither JSON nor form-encoded',
-  429: 'TOO_MANY_REQUESTS: too many failed logins; Retry-After says when to try again',
-  500: 'INTERNAL: anything else; the details are in the log under the request id',
-  502: 'UPSTREAM_FAILED: a peer (the core behind the gateway, an orchestrator) could not be reached',
-  503: 'STORE_UNAVAILABLE: the store cannot be reached; worth retrying',
-  504: 'UPSTREAM_TIMEOUT: a peer did not answer in time',
-  507: 'STORE_FULL: the embedded store\'s disk is full; nothing was written',
-};
+/**
+ * What each error status of the core's surfaces means: the codes answered
+ * with it and their descriptions, from the one catalogue (kernel/errors.ts).
+ * Codes only legacy operations answer are described by the gateway's document.
+ */
+export function errorTexts(codes: Readonly<Record<string, ErrorCodeEntry>> = ERROR_CODES): Map<number, string> {
+  const byStatus = new Map<number, string[]>();
+  for (const [code, entry] of Object.entries(codes)) {
+    if (entry.legacyOnly) continue;
+    for (const status of [entry.status, ...(entry.otherStatuses ?? [])]) byStatus.set(status, [...(byStatus.get(status) ?? []), `${code}: ${entry.description}`]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b).map(([status, texts]) => [status, texts.join('. ')]));
+}
+
+const ERROR_TEXT = errorTexts();
 
 const JSON_TYPE = 'application/json';
 
@@ -107,7 +108,7 @@ const SURFACE_NAMES: Record<Surface, string> = { 'operations-manager': 'Operatio
 
 function errorBody(surface: Surface, status: number): OpenApiResponse {
   return {
-    description: ERROR_TEXT[status] ?? 'An error',
+    description: ERROR_TEXT.get(status) ?? 'An error',
     headers: { 'X-Error-Code': { description: 'The stable error code (docs/errors.md)', schema: ref('ErrorCode') } },
     content: { [JSON_TYPE]: { schema: ERROR_SCHEMA[surface] } },
   };
@@ -122,7 +123,7 @@ export function errorResponse(surface: Surface, status: number): { $ref: string 
 export function errorResponses(): Record<string, OpenApiResponse> {
   const out: Record<string, OpenApiResponse> = {};
   for (const surface of Object.keys(SURFACE_NAMES) as Surface[]) {
-    for (const status of Object.keys(ERROR_TEXT).map(Number)) out[`${SURFACE_NAMES[surface]}${status}`] = errorBody(surface, status);
+    for (const status of ERROR_TEXT.keys()) out[`${SURFACE_NAMES[surface]}${status}`] = errorBody(surface, status);
   }
   return out;
 }

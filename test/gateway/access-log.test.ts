@@ -12,6 +12,7 @@ import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
+import { nextTurn } from '../helpers/wait.ts';
 
 let core: RunningCore;
 let gw: RunningGateway;
@@ -32,9 +33,9 @@ after(async () => {
   await core.close();
 });
 
-/** The access-log lines of one request id, once the answer's log line had time to be written. */
+/** The access-log lines of one request id, a turn of the event loop after its answer (when the line is written). */
 async function accessLines(requestId: string): Promise<Array<Record<string, unknown>>> {
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   return lines.filter((l) => l['message'] === 'request' && l['requestId'] === requestId);
 }
 

@@ -12,6 +12,7 @@ import type { RunningCore } from '../helpers/core.ts';
 import { createWorkflow, job, manual, startJob, workflow } from '../helpers/engine.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
+import { eventually } from '../helpers/wait.ts';
 
 let core: RunningCore;
 let gw: RunningGateway;
@@ -111,14 +112,16 @@ test('inside a brownout window a deprecated operation already answers as removed
 });
 
 test('every legacy call is recorded for the audit, with the caller\'s account and the outcome', async () => {
-  await gw.gateway.audit.flush();
-  await new Promise((r) => setTimeout(r, 50));
-  await gw.gateway.audit.flush();
-  const page = await gw.store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 100 });
-  const byOperation = new Map(page.docs.map((d) => [`${d['operation']}:${d['outcome']}`, d]));
-  assert.ok(byOperation.has('cancelJob:rewritten'));
-  assert.ok(byOperation.has('searchJobs:failed'));
-  assert.ok(byOperation.has('getJob:failed'));
+  // A record follows its answer once the caller's name is known: flush until the three are stored.
+  const expected = ['cancelJob:rewritten', 'searchJobs:failed', 'getJob:failed'];
+  let byOperation = new Map<string, Record<string, unknown>>();
+  await eventually(async () => {
+    await gw.gateway.audit.flush();
+    const page = await gw.store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 100 });
+    byOperation = new Map(page.docs.map((d) => [`${d['operation']}:${d['outcome']}`, d]));
+    return expected.every((k) => byOperation.has(k));
+  }, { timeoutMs: 2000 }).catch(() => undefined);
+  for (const k of expected) assert.ok(byOperation.has(k), `${k} recorded; found ${[...byOperation.keys()].join(', ')}`);
   const record = byOperation.get('cancelJob:rewritten')!;
   assert.deepEqual((record['client'] as { account: string; userAgent: string }).account, 'admin');
   assert.equal((record['client'] as { userAgent: string }).userAgent, 'legacy-script/1.0');

@@ -12,6 +12,7 @@ import { openTestStore } from '../helpers/stores.ts';
 import { jobs } from '../fixtures/search-data.ts';
 import { request, startCore, testConfig } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
+import { nextTurn } from '../helpers/wait.ts';
 
 let store: Store;
 let core: RunningCore;
@@ -126,8 +127,10 @@ test('a caller that hangs up before the core answers drops the call to the core 
   const { PassThrough } = await import('node:stream');
   let upstreamClosed!: () => void;
   const closed = new Promise<void>((r) => (upstreamClosed = r));
-  // A core that takes the request and never answers, and tells us when the gateway lets go of it.
-  const slowCore = createServer((socket) => socket.resume().once('close', () => upstreamClosed()));
+  let upstreamReached!: () => void;
+  const reached = new Promise<void>((r) => (upstreamReached = r));
+  // A core that takes the request and never answers, and tells us when it has it and when the gateway lets go of it.
+  const slowCore = createServer((socket) => socket.once('data', () => upstreamReached()).resume().once('close', () => upstreamClosed()));
   await new Promise<void>((r) => slowCore.listen(0, '127.0.0.1', () => r()));
   const config = await testConfig({ CORE_URL: `http://127.0.0.1:${(slowCore.address() as AddressInfo).port}` });
   const lines: string[] = [];
@@ -138,10 +141,12 @@ test('a caller that hangs up before the core answers drops the call to the core 
   try {
     const caller = connect((s.address() as AddressInfo).port, '127.0.0.1');
     caller.write('GET /operations-manager/jobs HTTP/1.1\r\nHost: x\r\n\r\n');
-    await new Promise((r) => setTimeout(r, 200));
+    await reached;
     caller.destroy();
     await closed;
-    await new Promise((r) => setTimeout(r, 50));
+    // The gateway dropped its upstream socket (and would have logged a failure then) before the core could read
+    // the close, so one more turn of the event loop has everything it logged about it.
+    await nextTurn();
     assert.deepEqual(lines.filter((l) => /"level":"(warn|error)"/.test(l)), []);
   } finally {
     await gateway.close();

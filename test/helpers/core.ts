@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import { loadConfig } from '../../config/load.ts';
 import type { AppConfig } from '../../config/schema.ts';
 import { createCoreApp } from '../../core/src/app.ts';
-import type { Core } from '../../core/src/app.ts';
+import type { Core, CoreDeps } from '../../core/src/app.ts';
 import { listen } from '../../kernel/http/listen.ts';
 import { createLogger } from '../../kernel/logger.ts';
 import type { Store } from '../../kernel/store/types.ts';
@@ -57,7 +57,8 @@ export async function request(url: string, init: RequestInit = {}): Promise<Json
   return { status: res.status, headers: res.headers, body };
 }
 
-export async function startCore(store: Store, env: Record<string, string> = {}): Promise<RunningCore> {
+/** `deps` replaces parts of what the core is assembled from (a metrics registry on a test's clock, ...). */
+export async function startCore(store: Store, env: Record<string, string> = {}, deps: Partial<Pick<CoreDeps, 'metrics'>> = {}): Promise<RunningCore> {
   const config = await testConfig(env);
   const logs: string[] = [];
   const stream = new Writable({
@@ -67,7 +68,7 @@ export async function startCore(store: Store, env: Record<string, string> = {}):
     },
   });
   const logger = createLogger({ level: config.log.level, service: 'core', stream });
-  const core = createCoreApp({ store, config, logger, tap: contractTap() });
+  const core = createCoreApp({ store, config, logger, tap: contractTap(), ...deps });
   await core.bootstrap({ announce: () => undefined });
   const admin = await core.auth.findAccount(config.admin.username);
   const { token: adminToken } = await core.auth.sessions.start(admin!['_id'] as string, 'account', 'login');

@@ -17,7 +17,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { startCore } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
@@ -27,6 +26,7 @@ import type { RunningGateway } from '../helpers/gateway.ts';
 import { createScraper, valueOf } from '../helpers/metrics.ts';
 import type { Scraper } from '../helpers/metrics.ts';
 import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
+import { eventually } from '../helpers/wait.ts';
 
 const DOCS = fileURLToPath(new URL('../../docs/prometheus', import.meta.url));
 
@@ -113,16 +113,14 @@ async function query(api: string, expr: string): Promise<Vector[]> {
   return body.data.result;
 }
 
-/** The query's single value once Prometheus has it equal to `expected`, or what it last had. */
+/** The query's single value once Prometheus has it equal to `expected` (it scrapes every second), or what it last had. */
 async function settle(api: string, expr: string, expected: number, ms = 30_000): Promise<number | null> {
-  const until = Date.now() + ms;
   let last: number | null = null;
-  while (Date.now() < until) {
+  await eventually(async () => {
     const result = await query(api, expr);
     last = result.length === 1 ? Number(result[0]!.value[1]) : null;
-    if (last === expected) return last;
-    await sleep(500);
-  }
+    return last === expected;
+  }, { timeoutMs: ms, everyMs: 500 }).catch(() => undefined);
   return last;
 }
 
@@ -154,11 +152,7 @@ test('a real Prometheus scrapes both services as the scraper account and answers
     server.stdout!.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-8000)));
     server.stderr!.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-8000)));
     const api = `http://127.0.0.1:${port}`;
-    let ready = false;
-    for (let i = 0; i < 120 && !ready; i += 1) {
-      ready = await fetch(`${api}/-/ready`).then((r) => r.ok, () => false);
-      if (!ready) await sleep(250);
-    }
+    const ready = await eventually(() => fetch(`${api}/-/ready`).then((r) => r.ok, () => false), { timeoutMs: 30_000, everyMs: 250 }).catch(() => false);
     assert.ok(ready, `prometheus did not become ready: ${log}`);
 
     assert.equal(await settle(api, 'up{job="iap-core"}', 1), 1, `the core is scraped: ${log}`);

@@ -20,6 +20,7 @@ import type { Doc, Store } from '../../../kernel/store/types.ts';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { openTestStore, storeFactories } from '../../helpers/stores.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
+import { nextTurn } from '../../helpers/wait.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const HOUR = 3_600_000;
@@ -188,7 +189,8 @@ for (const factory of storeFactories()) {
       const runs: string[] = [];
       const slow = async (doc: Doc): Promise<void> => {
         runs.push(doc['name'] as string);
-        await new Promise((r) => setTimeout(r, 5));
+        // Holds the claim across a turn of the event loop, so the other schedulers' claims meet it.
+        await nextTurn();
       };
       const schedulers = [1, 2, 3, 4].map(() => harness(store, { run: slow }, runs));
       const names = Array.from({ length: 12 }, (_, i) => `race-${i}`);
@@ -203,20 +205,35 @@ for (const factory of storeFactories()) {
   });
 }
 
-test('start() polls on its own; after stop() nothing runs, not even tick()', async () => {
-  const h = harness((await openTestStore()), { now: Date.now });
-  await put(h.store, 'first', { nextRunAt: iso(Date.now() - 1000) });
-  h.scheduler.start();
-  assert.equal(h.scheduler.running, true);
-  const until = Date.now() + 3000;
-  while (h.runs.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-  assert.deepEqual(h.runs, ['first']);
-  await h.scheduler.stop();
-  assert.equal(h.scheduler.running, false);
-  await put(h.store, 'after-stop', { nextRunAt: iso(Date.now() - 1000) });
-  await new Promise((r) => setTimeout(r, 150));
-  assert.equal(await h.scheduler.tick(), 0);
-  assert.deepEqual(h.runs, ['first']);
+test('start() polls on its own timer; after stop() the timer polls no more, and tick() runs nothing', async (t) => {
+  // The scheduler's timer is node:test's mock: time moves when the test says. The embedded store on purpose, as
+  // it uses no timers (a MongoDB client's would stop with them).
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const store = SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS });
+  try {
+    let ranFirst = (): void => undefined;
+    const firstRun = new Promise<void>((resolve) => (ranFirst = resolve));
+    const runs: string[] = [];
+    const h = harness(store, { run: async (doc) => void (runs.push(doc['name'] as string), ranFirst()) }, runs);
+    const ticks = t.mock.method(h.scheduler, 'tick');
+    await put(store, 'first');
+    h.clock = T0 + 1000;
+    h.scheduler.start();
+    assert.equal(h.scheduler.running, true);
+    assert.equal(ticks.mock.callCount(), 0, 'nothing before the first timer fires');
+    t.mock.timers.tick(0);
+    assert.equal(ticks.mock.callCount(), 1, 'the timer polled');
+    await firstRun;
+    await h.scheduler.stop();
+    assert.equal(h.scheduler.running, false);
+    await put(store, 'after-stop');
+    t.mock.timers.tick(100 * 20);
+    assert.equal(ticks.mock.callCount(), 1, 'a hundred poll intervals later the timer has not polled again');
+    assert.equal(await h.scheduler.tick(), 0);
+    assert.deepEqual(runs, ['first']);
+  } finally {
+    await store.close();
+  }
 });
 
 test('a started scheduler does not keep the process alive', () => {

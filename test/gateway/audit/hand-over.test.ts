@@ -49,13 +49,17 @@ async function countIn(dir: string): Promise<number> {
   return n;
 }
 
-const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Answers once the thread has every record handed over so far: a round trip that stores nothing, behind the
+ * hand-overs on the same port, which delivers in order.
+ */
+const handedOver = (writer: WriterThread): Promise<void> => writer.store([]);
 
 test('handed-over records count in the backlog until a commit stores them, and the journal is cut to nothing after it', async () => {
   const dir = join(data.path, 'commit');
   const { store, writer, journal, recorder } = open(dir);
   await recordCalls(recorder, 120, 'a');
-  await wait(30);
+  await handedOver(writer);
   assert.equal(recorder.backlog, 120, 'handed over but not stored: still the backlog');
   assert.equal(await store.collection('audit').count(null), 0, 'nothing stored before the commit');
   await recorder.flush();
@@ -73,7 +77,7 @@ test('a writer thread that dies holding records loses none: they are handed over
   const dir = join(data.path, 'loss');
   const { store, writer, journal, recorder } = open(dir);
   await recordCalls(recorder, 200, 'before');
-  await wait(30);
+  await handedOver(writer);
   // The thread dies with 200 records it was handed and never stored (fault injection on the real thread).
   await (writer as unknown as { worker: Worker }).worker.terminate();
   await recordCalls(recorder, 50, 'after');
@@ -94,7 +98,7 @@ test('records a killed gateway left in the journal are handed over at start and 
   const dir = join(data.path, 'recovered');
   const first = open(dir);
   await recordCalls(first.recorder, 80, 'left');
-  await wait(30);
+  await handedOver(first.writer);
   // A killed gateway: its thread ends holding the records, nothing flushed or closed; only the journal remains.
   await (first.writer as unknown as { worker: Worker }).worker.terminate();
   await first.store.close();

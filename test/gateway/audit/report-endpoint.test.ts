@@ -13,6 +13,7 @@ import { startGateway } from '../../helpers/gateway.ts';
 import type { RunningGateway } from '../../helpers/gateway.ts';
 import { makeUser } from '../../helpers/users.ts';
 import type { TestUser } from '../../helpers/users.ts';
+import { eventually } from '../../helpers/wait.ts';
 
 let core: RunningCore;
 let gw: RunningGateway;
@@ -48,22 +49,20 @@ before(async () => {
   assert.ok(await legacy('/workflow_engine/getJob/' + jobId, { token: operator.token, agent: 'ops-dashboard/0.9' }) >= 400);
   assert.ok(await legacy('/workflow_engine/getJob/' + jobId, { token: null, agent: 'curl/8.5.0' }) >= 400);
   // Records follow the answers once the caller's name is known: wait until all five are stored.
-  for (let i = 0; ; i++) {
+  let found = 0;
+  const docs = await eventually(async () => {
     await gw.gateway.audit.flush();
     const { docs } = await gw.store.collection('audit').search({ where: null, sort: [], skip: 0, limit: 100 });
-    if (docs.length === 5) {
-      for (const d of docs) {
-        const c = d['client'] as { account: string | null; address: string };
-        const key = `${c.account ?? c.address}/${String(d['entry'])}`;
-        const entry = stored.get(key) ?? { times: [], outcomes: {} };
-        entry.times.push(d['time'] as number);
-        entry.outcomes[String(d['outcome'])] = (entry.outcomes[String(d['outcome'])] ?? 0) + 1;
-        stored.set(key, entry);
-      }
-      break;
-    }
-    assert.ok(i < 100, `expected 5 audit records, found ${docs.length}`);
-    await new Promise((r) => setTimeout(r, 20));
+    found = docs.length;
+    return docs.length === 5 ? docs : null;
+  }, { timeoutMs: 2000, everyMs: 20 }).catch(() => assert.fail(`expected 5 audit records, found ${found}`));
+  for (const d of docs) {
+    const c = d['client'] as { account: string | null; address: string };
+    const key = `${c.account ?? c.address}/${String(d['entry'])}`;
+    const entry = stored.get(key) ?? { times: [], outcomes: {} };
+    entry.times.push(d['time'] as number);
+    entry.outcomes[String(d['outcome'])] = (entry.outcomes[String(d['outcome'])] ?? 0) + 1;
+    stored.set(key, entry);
   }
   // Two calls of entries not in the table (as if dropped from it); recorded just before the report is asked, so only a flush brings them in.
   const retired = { source: 'workflow-engine', outcome: 'refused', status: 410, latencyMs: 1, replacement: null } as const;
