@@ -7,6 +7,7 @@
  */
 import { Agent, request } from 'node:http';
 import type { OutgoingHttpHeaders } from 'node:http';
+import { coreRequestOptions } from './request-options.ts';
 import type { CallCore, CoreAnswer } from './mapping/run.ts';
 import { LegacyFailure } from './mapping/run.ts';
 
@@ -31,10 +32,10 @@ export function encodeValue(value: string): string {
   return encodeURIComponent(value).replace(/%2C/g, ',').replace(/%252C/g, '%2C');
 }
 
-/** The query string of a call, `?` included, or nothing. */
+/** The query string of a call, `?` included, or nothing: its own keys only, never inherited ones. */
 function queryString(query: Readonly<Record<string, string>>): string {
   let qs = '';
-  for (const key in query) qs += `${qs ? '&' : '?'}${encodeURIComponent(key)}=${encodeValue(query[key]!)}`;
+  for (const key of Object.keys(query)) qs += `${qs ? '&' : '?'}${encodeURIComponent(key)}=${encodeValue(query[key]!)}`;
   return qs;
 }
 
@@ -92,7 +93,7 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
         new Promise((resolve, reject) => {
           const payload = call.body === undefined || call.method === 'GET' ? null : Buffer.from(JSON.stringify(call.body));
           const headers = payload ? { ...base, 'content-type': 'application/json', 'content-length': payload.length } : base;
-          const req = request({ host: target.hostname, port: target.port, method: call.method, path: call.path + queryString(call.query), headers, agent }, (res) => {
+          const req = request(coreRequestOptions(target, call.method, call.path + queryString(call.query), headers, agent), (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'], res.headers['warning'])));

@@ -250,7 +250,7 @@ class LegacyCall implements Call {
         const headers: OutgoingHttpHeaders = { Deprecation: this.prepared.deprecation, Sunset: this.prepared.sunset, 'X-Request-Id': this.requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length };
         const link = this.link();
         if (link !== null) headers['Link'] = link;
-        if (result.headers) for (const name in result.headers) headers[name] = result.headers[name];
+        if (result.headers) for (const name of Object.keys(result.headers)) headers[name] = result.headers[name];
         res.writeHead(result.status, headers);
         res.end(req.method === 'HEAD' ? undefined : payload);
       }
