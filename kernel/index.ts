@@ -64,6 +64,6 @@ export { SqliteStore } from './store/sqlite/store.ts';
 export { DuplicateKeyError } from './store/types.ts';
 export type { Doc, DocCollection, SearchQuery, Store, WriteOp } from './store/types.ts';
 export type { FileEntry as ArchiveFileEntry } from './archive/files.ts';
-export { isPlainObject } from './objects.ts';
+export { isPlainObject, isPrototypeKey, ownProperty, prototypeSegment, setOwn } from './objects.ts';
 export { isObjectId, OBJECT_ID } from './store/ids.ts';
 export { joiObjectId } from './http/validate.ts';

@@ -14,6 +14,7 @@
 import { Agent, request } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { coreRequestOptions } from './request-options.ts';
 import { AppError, renderError, requestIdOf, secondsSince } from '../../kernel/index.ts';
 import type { Logger, ObserveRequest, Surface } from '../../kernel/index.ts';
 
@@ -114,10 +115,10 @@ export function passThrough(options: ProxyOptions, logger: Logger, observer: Pas
       log().warn('pass-through failed', { error: upstreamError?.message ?? appError.message, status: appError.status });
       answerError(appError);
     };
-    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers, agent }, (answer) => {
+    const upstream = request(coreRequestOptions(target, req.method ?? 'GET', req.url ?? '/', headers, agent), (answer) => {
       const responseHeaders = { ...answer.headers };
       stripHopByHop(responseHeaders);
-      responseHeaders['x-request-id'] ??= requestId;
+      if (!Object.hasOwn(responseHeaders, 'x-request-id')) responseHeaders['x-request-id'] = requestId;
       res.writeHead(answer.statusCode ?? 502, responseHeaders);
       answer.pipe(res);
       answer.on('end', () => {

@@ -5,9 +5,12 @@
  * `{field, direction}`), `skip`, `limit` (0 or none: no limit; negative:
  * its absolute value) and `fields` as an inclusive or exclusive projection.
  * A request MongoDB itself would refuse is refused with MongoDB's reason.
+ * A `sort` or `fields` path through `__proto__`, `constructor` or
+ * `prototype` is refused naming the path (docs/security.md): a projection
+ * built from such a path once wrote into `Object.prototype` (issue 26).
  */
 import { LegacyFailure } from './run.ts';
-import { isPlainObject } from '../../../kernel/index.ts';
+import { isPlainObject, prototypeSegment, setOwn } from '../../../kernel/index.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -27,22 +30,38 @@ function direction(field: string, value: unknown): Direction {
   throw new LegacyFailure(`Invalid sort direction for ${field}: ${JSON.stringify(value)} (MongoDB takes 1, -1, asc or desc)`);
 }
 
+/**
+ * Refuses a caller's path that would lead to a prototype instead of to data,
+ * in the legacy error form (docs/decisions.md D18) like every other refusal here.
+ */
+export function refusePrototypePath(option: 'fields' | 'sort', path: string): string {
+  const segment = prototypeSegment(path);
+  if (segment !== null) throw new LegacyFailure(`${option}: ${JSON.stringify(path)} is not a field path this search can take (${JSON.stringify(segment)} names a prototype, not a field)`);
+  return path;
+}
+
+function sortKey(field: string, value: unknown): readonly [string, Direction] {
+  return [refusePrototypePath('sort', field), direction(field, value)];
+}
+
 /** The sort keys of a legacy `sort` option, in order; none when absent. */
 export function readSort(sort: unknown): SortKeys {
   if (sort === undefined || sort === null) return [];
-  if (typeof sort === 'string' && sort !== '') return [[sort, 1]];
+  if (typeof sort === 'string' && sort !== '') return [sortKey(sort, 1)];
   if (Array.isArray(sort)) {
     return sort.map((pair: unknown) => {
-      if (typeof pair === 'string' && pair !== '') return [pair, 1] as const;
-      if (Array.isArray(pair) && typeof pair[0] === 'string' && pair[0] !== '') return [pair[0], direction(pair[0], pair[1] ?? 1)] as const;
+      if (typeof pair === 'string' && pair !== '') return sortKey(pair, 1);
+      if (Array.isArray(pair) && typeof pair[0] === 'string' && pair[0] !== '') return sortKey(pair[0], pair[1] ?? 1);
       throw new LegacyFailure(`Invalid sort ${JSON.stringify(sort)}: each item must be a field name or [field, direction]`);
     });
   }
   if (!isPlainObject(sort)) throw new LegacyFailure(`Invalid sort ${JSON.stringify(sort)}: it must be an object of field and direction`);
   // workflow-engine's own form; as a MongoDB sort it would be invalid (a direction of "name").
   const keys = Object.keys(sort);
-  if (typeof sort['field'] === 'string' && keys.every((k) => k === 'field' || k === 'direction')) return [[sort['field'], direction(sort['field'], sort['direction'] ?? 1)]];
-  return keys.map((k) => [k, direction(k, sort[k])] as const);
+  const own = (k: string): unknown => (Object.hasOwn(sort, k) ? sort[k] : undefined);
+  const field = own('field');
+  if (typeof field === 'string' && keys.every((k) => k === 'field' || k === 'direction')) return [sortKey(field, own('direction') ?? 1)];
+  return keys.map((k) => sortKey(k, sort[k]));
 }
 
 /** The one field the new search can sort on for these keys (it always ends with `_id` in the same direction), or a failure naming why not. */
@@ -86,6 +105,7 @@ export function readProjection(fields: unknown): MongoProjection | null {
   let includeId = false;
   for (const [path, value] of Object.entries(fields)) {
     if (path === '' || path.startsWith('$') || path.split('.').some((p) => p === '' || p.startsWith('$'))) throw new LegacyFailure(`fields: ${JSON.stringify(path)} is not a field path this projection can take`);
+    refusePrototypePath('fields', path);
     let included: boolean;
     if (typeof value === 'boolean') included = value;
     else if (typeof value === 'number' && Number.isFinite(value)) included = value !== 0;
@@ -106,13 +126,20 @@ export function readProjection(fields: unknown): MongoProjection | null {
   return null;
 }
 
+/** A one-key document; the key is data, so it is defined rather than assigned. */
+function single(key: string, value: unknown): Doc {
+  const out: Doc = {};
+  setOwn(out, key, value);
+  return out;
+}
+
 function includePath(from: Doc, segments: readonly string[]): Doc {
   const [head, ...rest] = segments;
   if (!Object.hasOwn(from, head!)) return {};
   const value = from[head!];
-  if (rest.length === 0) return { [head!]: value };
-  if (isPlainObject(value)) return { [head!]: includePath(value, rest) };
-  if (Array.isArray(value)) return { [head!]: inArray(value, rest) };
+  if (rest.length === 0) return single(head!, value);
+  if (isPlainObject(value)) return single(head!, includePath(value, rest));
+  if (Array.isArray(value)) return single(head!, inArray(value, rest));
   return {};
 }
 
@@ -121,11 +148,13 @@ function inArray(items: readonly unknown[], segments: readonly string[]): unknow
   return items.filter((e) => isPlainObject(e) || Array.isArray(e)).map((e) => (isPlainObject(e) ? includePath(e, segments) : inArray(e as unknown[], segments)));
 }
 
+/** Merges projected parts; only own keys of `into` are followed, never an inherited `__proto__`. */
 function merge(into: Doc, part: Doc): void {
   for (const [k, v] of Object.entries(part)) {
-    if (isPlainObject(into[k]) && isPlainObject(v)) merge(into[k] as Doc, v);
-    else if (Array.isArray(into[k]) && Array.isArray(v)) (into[k] as unknown[]).forEach((e, i) => isPlainObject(e) && isPlainObject(v[i]) && merge(e, v[i]));
-    else into[k] = v;
+    const existing = Object.hasOwn(into, k) ? into[k] : undefined;
+    if (isPlainObject(existing) && isPlainObject(v)) merge(existing, v);
+    else if (Array.isArray(existing) && Array.isArray(v)) existing.forEach((e: unknown, i) => isPlainObject(e) && isPlainObject(v[i]) && merge(e, v[i]));
+    else setOwn(into, k, v);
   }
 }
 

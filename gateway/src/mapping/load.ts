@@ -15,6 +15,7 @@ import { checkArguments } from './check-with.ts';
 import type { HatchRecord } from './run.ts';
 import { pathOf, schemaProblems } from './schema-errors.ts';
 import { references } from './template.ts';
+import { prototypeSegment } from '../../../kernel/index.ts';
 import type { Entry, MappingTable, Step } from './types.ts';
 
 /**
@@ -81,7 +82,9 @@ function checkEntry(entry: Entry, at: string, calendar: ReleaseCalendar, hatches
     for (const [keys, ref] of placedReferences(step)) {
       const where = `${here}${pathOf(keys)}`;
       const [root, first] = ref.replace(/\[\d+\]/g, '').split('.');
-      if (!ROOTS.has(root!)) problems.push(`${where}: {${ref}} refers to ${root}, which is none of ${[...ROOTS].join(', ')}`);
+      const proto = prototypeSegment(ref.replace(/\[\d+\]/g, ''));
+      if (proto !== null) problems.push(`${where}: {${ref}} goes through ${proto}, which names a prototype, not data`);
+      else if (!ROOTS.has(root!)) problems.push(`${where}: {${ref}} refers to ${root}, which is none of ${[...ROOTS].join(', ')}`);
       else if (root === 'params' && first && !params.has(first)) problems.push(`${where}: {${ref}} names a path parameter the legacy path ${entry.legacy.path} does not have`);
       else if (root === 'vars' && first && !vars.has(first)) problems.push(`${where}: {${ref}} names a variable no earlier translateQuery sets`);
     }

@@ -11,6 +11,7 @@ import { fill, fillPath, lastPath, MissingPathValue } from './template.ts';
 import type { Scope } from './template.ts';
 import { translateQuery, UntranslatableQuery } from './translate.ts';
 import type { Entry, Method, Step } from './types.ts';
+import { setOwn } from '../../../kernel/index.ts';
 
 export interface CoreCall {
   readonly method: Method;
@@ -79,14 +80,14 @@ function messageOf(body: unknown): string {
   return JSON.stringify(body);
 }
 
-function asQuery(value: unknown): Record<string, string> {
-  if (value === undefined || value === null) return {};
+/** The query of a core call; keys that come from the caller's data are set as own keys, never through a prototype. */
+function asQuery(value: unknown, out: Record<string, string> = {}): Record<string, string> {
+  if (value === undefined || value === null) return out;
   if (typeof value !== 'object' || Array.isArray(value)) throw new LegacyFailure('The mapping built a query that is not an object');
-  const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (v === undefined || v === null) continue;
-    if (typeof v === 'object' && !Array.isArray(v)) Object.assign(out, asQuery(v));
-    else out[k] = Array.isArray(v) ? v.map((x) => String(x).replace(/,/g, '%2C')).join(',') : String(v);
+    if (typeof v === 'object' && !Array.isArray(v)) asQuery(v, out);
+    else setOwn(out, k, Array.isArray(v) ? v.map((x) => String(x).replace(/,/g, '%2C')).join(',') : String(v));
   }
   return out;
 }
@@ -122,7 +123,7 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
       calls.push(answer.body);
     } else if ('translateQuery' in step) {
       try {
-        (scope['vars'] as Record<string, unknown>)[step.translateQuery.into] = translateQuery(fill(`{${step.translateQuery.from}}`, scope), step.translateQuery.type);
+        setOwn(scope['vars'] as Record<string, unknown>, step.translateQuery.into, translateQuery(fill(`{${step.translateQuery.from}}`, scope), step.translateQuery.type));
       } catch (err) {
         if (err instanceof UntranslatableQuery) throw new LegacyFailure(`This query cannot be expressed in the operations-manager search: ${err.message}`);
         throw err;

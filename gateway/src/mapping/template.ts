@@ -7,6 +7,8 @@
  * `in` operator), `json` (the value as JSON text, for `q`), `string`.
  */
 
+import { isPrototypeKey, setOwn } from '../../../kernel/index.ts';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Scope = Record<string, unknown>;
 
@@ -14,9 +16,16 @@ const WHOLE = /^\{([A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*)(?:\|(join|json|string)
 const PART = /\{([A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*)(?:\|(join|json|string))?\}/g;
 const MISSING = Symbol('missing');
 
-/** A dotted path split once into its keys: `last.data[0]` is `last`, `data`, `0`. */
+/**
+ * A dotted path split once into its keys: `last.data[0]` is `last`, `data`, `0`.
+ * A key that names a prototype is refused here as well as by the loader
+ * (load.ts), so no template can read through one.
+ */
 function keysOf(path: string): readonly string[] {
-  return path.replace(/\[(\d+)\]/g, '.$1').split('.');
+  const keys = path.replace(/\[(\d+)\]/g, '.$1').split('.');
+  const proto = keys.find(isPrototypeKey);
+  if (proto !== undefined) throw new Error(`The template path ${path} goes through ${proto}, which names a prototype, not data`);
+  return keys;
 }
 
 /** The value at a path's keys (`body.options.query`, `last.data[0]`); MISSING when absent. */
@@ -89,7 +98,7 @@ function compile(template: unknown): Filler {
       const out: Record<string, unknown> = {};
       for (const [k, f] of fields) {
         const v = f(scope);
-        if (v !== undefined) out[k] = v;
+        if (v !== undefined) setOwn(out, k, v);
       }
       return out;
     };
@@ -136,7 +145,9 @@ export function lastPath(template: unknown): readonly Buffer[] | null {
   let keys = lastPaths.get(template);
   if (keys === undefined) {
     const m = typeof template === 'string' ? LAST.exec(template) : null;
-    keys = m ? m[1]!.split('.').slice(1).map((k) => Buffer.from(k)) : null;
+    const names = m ? m[1]!.split('.').slice(1) : null;
+    // A prototype key never names data: the answer is then filled (and refused) like any other template.
+    keys = names && !names.some(isPrototypeKey) ? names.map((k) => Buffer.from(k)) : null;
     lastPaths.set(template, keys);
   }
   return keys;

@@ -10,7 +10,7 @@
  * against the type of the field it is compared with (the core's field
  * registry), and a comparison MongoDB would answer by type alone is refused.
  */
-import { isObjectId, isPlainObject, jobs, tasks } from '../../../kernel/index.ts';
+import { isObjectId, isPlainObject, jobs, prototypeSegment, tasks } from '../../../kernel/index.ts';
 import type { DocType, FieldDef } from '../../../kernel/index.ts';
 
 export class UntranslatableQuery extends Error {}
@@ -94,6 +94,8 @@ class Translator {
 
   private fieldConditions(field: string, value: unknown, at: string): Q[] {
     if (field.startsWith('$')) throw new UntranslatableQuery(`${at}: ${field} cannot be expressed in the new search`);
+    const proto = prototypeSegment(field);
+    if (proto !== null) throw new UntranslatableQuery(`${at}: ${field} goes through ${proto}, which names a prototype, not a field`);
     if (!isPlainObject(value) || Object.keys(value).every((k) => !k.startsWith('$')) || '$date' in value || '$oid' in value) {
       return [{ equals: { [field]: this.scalar(field, value, at) } }];
     }
@@ -102,7 +104,7 @@ class Translator {
       const here = `${at}.${op}`;
       if (op === '$regex') out.push(this.regexLeaf(field, arg, value['$options'], here));
       else if (op === '$options') {
-        if (!('$regex' in value)) throw new UntranslatableQuery(`${here}: $options needs $regex`);
+        if (!Object.hasOwn(value, '$regex')) throw new UntranslatableQuery(`${here}: $options needs $regex`);
       } else if (op === '$ne') out.push({ not: { equals: { [field]: this.scalar(field, arg, here) } } });
       else if (op === '$not' && isPlainObject(arg)) out.push({ not: all(this.fieldConditions(field, arg, here)) });
       else if (op === '$in' || op === '$nin') {
