@@ -37,7 +37,8 @@ export function dataSize(data: unknown, limit: number): number {
     else if (Array.isArray(value)) for (const item of value) stack.push(item);
     else if (typeof value === 'object' && value !== null) {
       const record = value as Record<string, unknown>;
-      for (const key in record) {
+      // Own keys only: an inherited member is not part of the data being measured.
+      for (const key of Object.keys(record)) {
         count += 1 + Math.floor(key.length / 64);
         stack.push(record[key]);
       }

@@ -2,7 +2,7 @@
  * include / exclude projections. Applied to plain documents after they are
  * read, identically for both stores.
  */
-import { isPlainObject } from '../objects.ts';
+import { isPlainObject, setOwn } from '../objects.ts';
 
 export type Doc = Record<string, unknown>;
 
@@ -33,7 +33,7 @@ export function applyProjection(doc: Doc, projection: Projection): Doc {
     }
     case 'include': {
       const out: Doc = {};
-      if (!projection.dropId && '_id' in doc) out['_id'] = doc['_id'];
+      if (!projection.dropId && Object.hasOwn(doc, '_id')) out['_id'] = doc['_id'];
       for (const path of projection.paths) copyPath(doc, out, path.split('.'));
       return out;
     }
@@ -49,14 +49,15 @@ function copyPath(from: Doc, to: Doc, segments: string[]): void {
   const [head, ...rest] = segments;
   if (head === undefined || !Object.hasOwn(from, head)) return;
   const value = from[head];
+  // Keys are defined and only own ones followed, so even a stored `__proto__` key stays data.
   if (rest.length === 0) {
-    to[head] = value;
+    setOwn(to, head, value);
     return;
   }
   if (!isPlainObject(value)) return;
-  const existing = to[head];
+  const existing = Object.hasOwn(to, head) ? to[head] : undefined;
   const target: Doc = isPlainObject(existing) ? existing : {};
-  to[head] = target;
+  setOwn(to, head, target);
   copyPath(value, target, rest);
 }
 

@@ -2,7 +2,7 @@
  * A new job document from a workflow and the start options, with the start
  * variables checked against the workflow's inputSchema.
  */
-import { BadRequestError, checkData, newObjectId, summary, ValidationError } from '../../../kernel/index.ts';
+import { BadRequestError, checkData, newObjectId, setOwn, summary, ValidationError } from '../../../kernel/index.ts';
 import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from './types.ts';
 import type { WorkflowDoc } from './types.ts';
@@ -32,7 +32,8 @@ export interface Initiator {
  */
 export function normalizeVariables(variables: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(variables)) out[name] = value === undefined ? null : value;
+  // Defined, not assigned: a variable named `__proto__` is the caller's data, kept as such (docs/security.md).
+  for (const [name, value] of Object.entries(variables)) setOwn(out, name, value === undefined ? null : value);
   return out;
 }
 

@@ -5,7 +5,7 @@
  * touches the store or runs a handler.
  */
 import { randomUUID } from 'node:crypto';
-import { jobs as jobType } from '../../../kernel/index.ts';
+import { jobs as jobType, ownProperty, setOwn } from '../../../kernel/index.ts';
 import type { WriteOp } from '../../../kernel/index.ts';
 import { canReach, successors } from './graph.ts';
 import type { Transitions } from './graph.ts';
@@ -146,9 +146,10 @@ export class Working {
     const out: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(entry.variables?.incoming ?? {})) {
       const ref = typeof value === 'string' ? VAR_REFERENCE.exec(value) : null;
-      if (!ref) out[name] = value;
-      else if (ref[1] === 'job') out[name] = this.job.variables[ref[2]!] ?? null;
-      else out[name] = this.job._outputs[ref[1]!]?.[ref[2]!] ?? null;
+      // Only own keys are variables: `$var.job.constructor` finds nothing, not Object (docs/security.md).
+      if (!ref) setOwn(out, name, value);
+      else if (ref[1] === 'job') setOwn(out, name, ownProperty(this.job.variables, ref[2]!) ?? null);
+      else setOwn(out, name, ownProperty(ownProperty(this.job._outputs, ref[1]!), ref[2]!) ?? null);
     }
     return out;
   }
@@ -173,9 +174,10 @@ export class Working {
     this.job._outputs[run.key] = outcome.outgoing;
     for (const [name, target] of Object.entries(entry.variables?.outgoing ?? {})) {
       const ref = typeof target === 'string' ? VAR_REFERENCE.exec(target) : null;
-      if (ref && ref[1] === 'job' && name in outcome.outgoing) this.job.variables[ref[2]!] = outcome.outgoing[name] ?? null;
+      // Defined, not assigned: a variable named `__proto__` (a workflow saved before such targets were refused) stays data.
+      if (ref && ref[1] === 'job' && Object.hasOwn(outcome.outgoing, name)) setOwn(this.job.variables, ref[2]!, outcome.outgoing[name] ?? null);
     }
-    Object.assign(this.job.variables, outcome.setJobVariables ?? {});
+    for (const [name, value] of Object.entries(outcome.setJobVariables ?? {})) setOwn(this.job.variables, name, value);
     delete this.job._runs[iteration];
     this.writeTask(iteration, this.taskDoc(iteration, entry.status, run, outcome));
     this.updateProgress();

@@ -52,7 +52,8 @@ const STDERR_TAIL = 2048;
  * to 0 and then becomes node, keeping the IPC channel's descriptor.
  */
 function startEvaluator(limits: SandboxLimits): ChildProcess {
-  const args = [`--max-old-space-size=${limits.memoryMb}`, EVALUATOR, JSON.stringify({ timeoutMs: limits.timeoutMs, maxDepth: limits.maxDepth, maxOutputChars: limits.maxOutputChars })];
+  // Without the `__proto__` accessor a mapping's `{"__proto__": ...}` is a key like any other (docs/security.md).
+  const args = [`--max-old-space-size=${limits.memoryMb}`, '--disable-proto=delete', EVALUATOR, JSON.stringify({ timeoutMs: limits.timeoutMs, maxDepth: limits.maxDepth, maxOutputChars: limits.maxOutputChars })];
   const options = {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as Array<'ignore' | 'pipe' | 'ipc'>,
     // Structured clone: results and inputs cross as they are, with no JSON escaping on top.

@@ -5,7 +5,12 @@
  */
 import type { ErrorDetail } from '../../../kernel/index.ts';
 
-/** Keys that can poison an object prototype when copied by careless code. */
+/**
+ * Keys that can poison an object prototype when copied by careless code:
+ * a workflow is configuration, not data, so it may not hold them at all
+ * (docs/security.md). `prototype` alone reaches nothing on a plain object
+ * and stays allowed, as saved workflows may use it as a name.
+ */
 const FORBIDDEN = new Set(['__proto__', 'constructor']);
 
 /** MongoDB refuses documents nested deeper than 100 levels; refusing here gives a clear 400 instead. */

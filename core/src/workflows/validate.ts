@@ -4,7 +4,7 @@
  * (`automation.transitions.a1b2.c3d4.state`), so an editor can point at it.
  */
 import { END, START, VAR_REFERENCE } from '../engine/types.ts';
-import { isPlainObject, schemaProblems } from '../../../kernel/index.ts';
+import { isPlainObject, isPrototypeKey, schemaProblems } from '../../../kernel/index.ts';
 import type { ErrorDetail } from '../../../kernel/index.ts';
 import { checkGraph, readTransitions } from './graph.ts';
 import { checkSafeKeys } from './safe-keys.ts';
@@ -69,7 +69,8 @@ function checkVariables(tasks: Record<string, unknown>, variables: unknown, at: 
       if (typeof value !== 'string' || !value.startsWith('$var.')) continue;
       const where = `${at}.${side}.${name}`;
       const ref = VAR_REFERENCE.exec(value);
-      if (side === 'outgoing') {
+      if (ref && isPrototypeKey(ref[2]!)) details.push({ parameter: where, message: `${value}: ${ref[2]} names a prototype, not a variable` });
+      else if (side === 'outgoing') {
         if (!ref || ref[1] !== 'job') details.push({ parameter: where, message: `${value}: outgoing values may only write a job variable ($var.job.NAME)` });
       } else if (!ref) {
         details.push({ parameter: where, message: `${value} is not a reference the engine resolves: use $var.job.NAME or $var.<task id>.NAME` });

@@ -5,14 +5,10 @@
  */
 import { TaskError } from '../types.ts';
 import type { TaskContext } from '../types.ts';
-import { isPlainObject } from '../../../../kernel/index.ts';
+import { isPlainObject, isPrototypeKey, setOwn } from '../../../../kernel/index.ts';
 
-/** Property names that lead to prototypes, never to data; lookups through them find nothing. */
-const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
-export function isPrototypeKey(key: string): boolean {
-  return PROTOTYPE_KEYS.has(key);
-}
+/** Property names that lead to prototypes, never to data; lookups through them find nothing (kernel/objects.ts). */
+export { isPrototypeKey };
 
 /** An own data property, or undefined; inherited members (`toString`, `__proto__`) are never data. */
 export function ownValue(container: unknown, key: string): unknown {
@@ -24,15 +20,16 @@ export function ownValue(container: unknown, key: string): unknown {
  * Job variables, task outputs and child variables are stored as JSON, where
  * undefined cannot exist; turning it into null here keeps a key that is
  * present but empty from silently disappearing (the interface's rule).
- * A `__proto__` key (JSON.parse makes one) is dropped: copying it by
- * assignment would swap the copy's prototype instead of adding data.
+ * A `__proto__` key (JSON.parse makes one) is kept as the data it is:
+ * defined on the copy, never assigned, which would swap the copy's
+ * prototype instead (docs/security.md).
  */
 export function undefinedToNull(value: unknown): unknown {
   if (value === undefined) return null;
   if (Array.isArray(value)) return value.map(undefinedToNull);
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) if (key !== '__proto__') out[key] = undefinedToNull(item);
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, undefinedToNull(item));
     return out;
   }
   return value;
