@@ -112,9 +112,13 @@ export async function startPlatformSim(options: PlatformSimOptions): Promise<Pla
   const roles = new RoleIds();
   const requests: RecordedRequest[] = [];
 
-  /** The request body as the core is sent it: role ids this stand-in gave out become the core's. */
-  function inwardBody(raw: Buffer, json: Json | undefined): Buffer {
-    if (json === undefined) return raw;
+  /**
+   * The request body as the core is sent it: on the routes that name roles (authorization and
+   * service accounts), role ids this stand-in gave out become the core's; elsewhere a `roleId`
+   * member is a user's data and passes as it is.
+   */
+  function inwardBody(path: string, raw: Buffer, json: Json | undefined): Buffer {
+    if (json === undefined || !(path.startsWith('/authorization/') || path.startsWith('/oauth/serviceAccounts'))) return raw;
     let unknown: string | null = null;
     const mapped = mapRoleIds(json, (id) => roles.inward(id) ?? ((unknown ??= id), id), new Set());
     if (unknown !== null) throw new Refusal(400, `role ${unknown as string} does not exist on this platform`);
@@ -166,7 +170,7 @@ export async function startPlatformSim(options: PlatformSimOptions): Promise<Pla
       const json = isJson && raw.length > 0 ? parseJson(raw.toString('utf8')) : undefined;
       if (isJson && raw.length > 0 && json === undefined) throw new Refusal(400, 'the body is not valid JSON');
       checkBody(method, url.pathname, json);
-      const body = inwardBody(raw, json);
+      const body = inwardBody(url.pathname, raw, json);
       const query = translateQuery(method, url.pathname, url.search.slice(1), pageCap);
       record.ignored = query.ignored;
       const target = query.query === '' ? path : `${path}?${query.query}`;
