@@ -144,7 +144,7 @@ export async function startPlatformSim(options: PlatformSimOptions): Promise<Pla
       tokens.oauth.add(json['access_token']);
     }
     const keys = path === '/whoami' ? new Set(['roles']) : path.startsWith('/authorization/roles') ? new Set(['_id']) : new Set<string>();
-    if (path !== '/whoami' && !path.startsWith('/authorization/')) return answer.body;
+    if (path !== '/whoami' && !path.startsWith('/authorization/') && !path.startsWith('/oauth/serviceAccounts')) return answer.body;
     return Buffer.from(JSON.stringify(mapRoleIds(json, (id) => roles.outward(id), keys)));
   }
 

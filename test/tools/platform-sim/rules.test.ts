@@ -135,6 +135,9 @@ describe('platform-sim', { skip: missing === null ? false : `skipped: ${missing}
     assert.deepEqual((stored!['assignedRoles'] as Array<{ roleId: string }>).map((r) => r.roleId), [admin]);
     const unknown = await call(withToken(`/authorization/accounts/${user.id}`), { method: 'PATCH', body: { updates: { assignedRoles: [{ roleId: admin }] } } });
     assert.equal(unknown.status, 400);
+    const services = (await call(withToken('/oauth/serviceAccounts'))).text;
+    assert.match(services, /"roleId":"[0-9a-f]{24}"/, 'the list names roles');
+    assert.ok(!services.includes(role('Authorization', 'apiread')), 'service accounts show the platform role ids too');
   });
 
   test('takes only the platform bodies: wrapped creates and patches, fromTask; refuses the bare forms', async () => {
