@@ -27,8 +27,11 @@ export class ConfigError extends Error {
  */
 export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
   PORT: 'port',
+  HOST: 'host',
   CORE_PORT: 'core.port',
   CORE_URL: 'core.url',
+  CORE_HOST: 'core.host',
+  TRUSTED_PROXIES: 'http.trustedProxies',
   DATA_DIR: 'dataDir',
   MONGO_URL: 'mongoUrl',
   PLATFORM_RELEASE: 'platform.release',
@@ -109,7 +112,13 @@ function isObject(v: unknown): v is JsonObject {
 type Sources = Map<string, string>;
 
 function hint(sources: Sources, path: string): string {
-  const source = sources.get(path);
+  let key = path;
+  let source = sources.get(key);
+  // An item of a list (`http.trustedProxies.1`) came from where its list did.
+  while (source === undefined && key.includes('.')) {
+    key = key.slice(0, key.lastIndexOf('.'));
+    source = sources.get(key);
+  }
   if (source === undefined) return '';
   return source in ENV_VARS ? ` (${source})` : ` (in ${source})`;
 }
@@ -175,6 +184,8 @@ function setPath(target: JsonObject, path: string, value: Json): void {
 
 /** Environment variables whose value is JSON rather than one scalar. */
 const JSON_ENV = new Set(['ADAPTERS']);
+/** Environment variables whose value is a comma-separated list (`TRUSTED_PROXIES=10.0.0.1,10.1.0.0/16`). */
+const LIST_ENV = new Set(['TRUSTED_PROXIES']);
 
 function collectStrings(value: Json, path: string, out: Array<[string, string]>): void {
   if (typeof value === 'string') out.push([path, value]);
@@ -267,6 +278,8 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<Readonly
         problems.push(`config: ${key} (${name}) must be JSON`);
         continue;
       }
+    } else if (LIST_ENV.has(name)) {
+      setPath(merged, key, value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
     } else setPath(merged, key, value);
     sources.set(key, name);
   }

@@ -44,7 +44,14 @@ export interface AdapterConfig {
 
 export interface AppConfig {
   port: number;
-  core: { port: number; url: string };
+  /** Address the gateway listens on (docs/deployment.md, "Listen addresses"). */
+  host: string;
+  core: {
+    port: number;
+    url: string;
+    /** Address the core listens on; null: every interface (`start:core`), loopback under `npm start`. */
+    host: string | null;
+  };
   dataDir: string;
   mongoUrl: string | null;
   platform: { release: string };
@@ -60,7 +67,14 @@ export interface AppConfig {
     oauthTokenSeconds: number;
   };
   log: { level: LogLevel };
-  http: { bodyLimit: string };
+  http: {
+    bodyLimit: string;
+    /**
+     * Peers (addresses or CIDR blocks) whose X-Forwarded-For, -Proto and -Host are believed
+     * (docs/auth.md, "Forwarded addresses"); every other peer is the client itself.
+     */
+    trustedProxies: string[];
+  };
   search: SearchConfig;
   vault: VaultConfig;
   gateway: {
@@ -120,6 +134,11 @@ export interface AppConfig {
 // may be a secret, and the same schema validates it.
 const port = () => Joi.number().integer().min(0).max(65535);
 const count = () => Joi.number().integer().min(1);
+/** An address to listen on: an IP address (0.0.0.0 and :: for every interface) or a host name. */
+const listenHost = () =>
+  Joi.alternatives()
+    .try(Joi.string().ip({ cidr: 'forbidden' }), Joi.string().hostname())
+    .messages({ 'alternatives.match': 'must be an IP address or a host name to listen on' });
 const httpUrl = () =>
   Joi.string()
     .uri({ scheme: ['http', 'https'] })
@@ -127,7 +146,8 @@ const httpUrl = () =>
 
 export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
   port: port(),
-  core: Joi.object({ port: port(), url: httpUrl() }),
+  host: listenHost(),
+  core: Joi.object({ port: port(), url: httpUrl(), host: listenHost().allow(null) }),
   dataDir: Joi.string(),
   // The driver accepts host lists ("a:1,b:2") that joi's URI rule rejects, so
   // only the scheme is checked here and the driver reports the rest.
@@ -151,6 +171,11 @@ export const configSchema: Joi.ObjectSchema<AppConfig> = Joi.object<AppConfig>({
     bodyLimit: Joi.string()
       .pattern(/^\d+(\.\d+)?\s*(b|kb|mb|gb)$/i)
       .messages({ 'string.pattern.base': 'must be a size like 512kb or 1mb' }),
+    trustedProxies: Joi.array().items(
+      Joi.string()
+        .ip({ cidr: 'optional' })
+        .messages({ 'string.ip': 'must be an IP address or a CIDR block such as 10.0.0.0/8', 'string.ipVersion': 'must be an IP address or a CIDR block such as 10.0.0.0/8' }),
+    ),
   }),
   search: Joi.object({
     defaultLimit: count()

@@ -34,6 +34,9 @@ if (!config.mongoUrl && demoJobs > 0) {
 }
 
 const log = (line: string): void => console.error(`npm start: ${line}`);
+// The gateway is the core's front door here: the core listens on loopback only, unless core.host (CORE_HOST) says
+// otherwise. The children read it from the environment they inherit (docs/deployment.md, "Listen addresses").
+if (config.core.host === null) process.env['CORE_HOST'] = '127.0.0.1';
 const services = [
   supervise('core/src/main.ts', log),
   // The gateway can start at once: it answers 502 until the core listens.

@@ -22,9 +22,10 @@ import { createGatewayManager } from './gateway-manager/service.ts';
 import type { GatewayManager } from './gateway-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
 import { healthStatusRoutes } from './health/status.ts';
-import { bodyDepthError, bodyError, errorHandler, metricsRoutes, observeAnswers, requestContext, routerTemplate, securityHeaders } from '../../kernel/index.ts';
+import { bodyDepthError, bodyError, crossSiteGuard, errorHandler, forwardedRequest, metricsRoutes, observeAnswers, requestContext, routerTemplate, securityHeaders, trustedProxies } from '../../kernel/index.ts';
 import type { AnswerTap, AnyRoute, Logger, Store } from '../../kernel/index.ts';
-import { mountRoutes, routeSurfaces } from './http/mount.ts';
+import { mountRoutes, routeFinder, routeSurfaces } from './http/mount.ts';
+import { readCredential } from './auth/credentials.ts';
 import { indexRoutes } from './indexes/routes.ts';
 import { createCoreMetrics } from './metrics/core-metrics.ts';
 import type { CoreMetrics } from './metrics/core-metrics.ts';
@@ -120,11 +121,23 @@ export function createCoreApp(deps: CoreDeps): Core {
   // Errors are rendered by errorHandler; this only stops Koa printing them twice.
   app.silent = true;
   const router = mountRoutes(routes);
+  const findRoute = routeFinder(routes, router);
+  // First: everything after reads the client's address and protocol (docs/auth.md, "Forwarded addresses").
+  app.use(forwardedRequest(trustedProxies(deps.config.http.trustedProxies)));
   app.use(requestContext(deps.logger));
   if (metrics || deps.tap) app.use(observeAnswers('core', routerTemplate, metrics?.request ?? null, deps.tap ?? null));
   app.use(errorHandler(deps.logger, routeSurfaces(routes, router)));
   app.use(securityHeaders());
   app.use(authenticate(auth));
+  app.use(
+    crossSiteGuard({
+      byCookie: (ctx) => {
+        const credential = readCredential(ctx);
+        return credential !== null && credential.kind === 'token' && credential.source === 'cookie';
+      },
+      formsDeclared: (method, path) => findRoute(method, path)?.acceptsForms === true,
+    }),
+  );
   app.use(
     bodyParser({
       enableTypes: ['json', 'form'],

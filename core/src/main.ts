@@ -18,13 +18,15 @@ await core.bootstrap();
 void core.engine.recover().catch((err: unknown) => logger.error('resuming running jobs failed', { error: String(err) }));
 // Cores sharing the store list each other's gateway adapters from these records.
 setInterval(() => void core.gateways.publish().catch((err: unknown) => logger.warn('cluster record not written', { error: String(err) })), 30_000).unref();
-const server = await listen(core.app, config.core.port, '0.0.0.0');
+// Every interface unless told (`core.host`); `npm start` binds loopback, behind the gateway (docs/deployment.md).
+const host = config.core.host ?? '0.0.0.0';
+const server = await listen(core.app, config.core.port, host);
 core.automationScheduler.start();
 core.triggerScheduler.start();
 // Finished jobs past their retention go to DATA_DIR/archive (off unless RETENTION_JOB_DAYS is set).
 const archive = startArchiveService({ store, dataDir: config.dataDir, group: jobsGroup, days: config.retention.jobDays, retention: config.retention, logger });
 const { port } = server.address() as AddressInfo;
-logger.info(`core listening on port ${port} (store: ${store.kind})`, { port });
+logger.info(`core listening on port ${port} (store: ${store.kind})`, { port, host });
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
-import { errorHandler, observeAnswers, requestContext } from '../../kernel/index.ts';
+import { errorHandler, forwardedRequest, observeAnswers, requestContext, trustedProxies } from '../../kernel/index.ts';
 import type { AnswerTap, Logger, RequestState, Store } from '../../kernel/index.ts';
 import type { AuditJournal } from './audit/journal.ts';
 import { AuditRecorder } from './audit/recorder.ts';
@@ -106,7 +106,8 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   app.silent = true;
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null, ...(deps.auditSink ? { sink: deps.auditSink } : {}) });
   const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar) }) : null;
-  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit) }, deps.logger, metrics);
+  const trusted = trustedProxies(deps.config.http.trustedProxies);
+  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit), trusted }, deps.logger, metrics);
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   app.legacy = legacyHandler({
     entries,
@@ -119,8 +120,10 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     searchMaxLimit: deps.config.search.maxLimit,
     logger: deps.logger,
     bodyLimit: deps.config.http.bodyLimit,
+    trusted,
     observe: legacyObserver(metrics, deps.tap ?? null),
   });
+  app.use(forwardedRequest(trusted));
   app.use(requestContext(deps.logger));
   if (metrics || deps.tap) app.use(observeAnswers('gateway', ownRouteOf, metrics?.request ?? null, deps.tap ?? null));
   app.use(errorHandler(deps.logger));

@@ -18,8 +18,14 @@ export interface Credentials {
   readonly token?: string;
 }
 
+/**
+ * X-Forwarded-For, -Proto and -Host of the legacy request (proxy.ts), so the core counts the real client;
+ * and Sec-Fetch-Site once the gateway has applied the cross-site rule to the legacy request itself.
+ */
+export type Forwarding = Readonly<Record<'x-forwarded-for' | 'x-forwarded-proto' | 'x-forwarded-host', string> & { 'sec-fetch-site'?: 'same-origin' }>;
+
 export interface CoreClient {
-  forCaller(credentials: Credentials): CallCore;
+  forCaller(credentials: Credentials, forwarding?: Forwarding): CallCore;
   close(): void;
 }
 
@@ -58,7 +64,7 @@ class Reply implements CoreAnswer {
   private parsed: unknown = UNREAD;
   readonly json: Buffer | undefined;
 
-  constructor(readonly status: number, private readonly bytes: Buffer, contentType: string | undefined, readonly warning?: string) {
+  constructor(readonly status: number, private readonly bytes: Buffer, contentType: string | undefined, readonly warning?: string, readonly retryAfter?: string) {
     this.json = contentType !== undefined && contentType.startsWith('application/json') ? bytes : undefined;
   }
 
@@ -81,8 +87,8 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
   // The agent's timeout is each socket's idle limit, the same limit req.setTimeout would set, without a timer made per call.
   const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: timeoutMs });
   return {
-    forCaller(credentials) {
-      const base: OutgoingHttpHeaders = { accept: 'application/json' };
+    forCaller(credentials, forwarding) {
+      const base: OutgoingHttpHeaders = { accept: 'application/json', ...forwarding };
       // Credentials travel in headers only: the rewritten call's query holds what the mapping
       // put there and nothing else. A bearer or Basic header wins over the legacy `token`
       // parameter, which wins over the cookie, as on the core itself.
@@ -96,7 +102,7 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
           const req = request(coreRequestOptions(target, call.method, call.path + queryString(call.query), headers, agent), (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'], res.headers['warning'])));
+            res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'], res.headers['warning'], res.headers['retry-after'])));
             res.on('error', () => reject(new LegacyFailure('The core service closed the connection')));
           });
           req.on('timeout', () => req.destroy(new LegacyFailure('The core service did not answer in time')));

@@ -21,11 +21,11 @@ const auditSink = config.mongoUrl || config.dataDir === ':memory:' ? undefined :
 const auditJournal = AuditJournal.open(join(config.dataDir, 'gateway-audit.jsonl'));
 if (auditJournal.recovered.length > 0) logger.info(`audit: ${auditJournal.recovered.length} records kept by the journal of an earlier run go into the store with the first batch`);
 const gateway = createGatewayApp({ config, logger, store, auditJournal, ...(auditSink ? { auditSink } : {}) });
-const server = await listen(gateway.app, config.port, '0.0.0.0');
+const server = await listen(gateway.app, config.port, config.host);
 // Audit records past their retention go to DATA_DIR/archive (off unless RETENTION_AUDIT_DAYS is set).
 const archive = startArchiveService({ store, dataDir: config.dataDir, group: auditGroup, days: config.retention.auditDays, retention: config.retention, logger });
 const { port } = server.address() as AddressInfo;
-logger.info(`gateway listening on port ${port}, core at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port });
+logger.info(`gateway listening on port ${port}, core at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port, host: config.host });
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

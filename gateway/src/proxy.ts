@@ -13,16 +13,24 @@
  */
 import { Agent, request } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import { coreRequestOptions } from './request-options.ts';
-import { AppError, renderError, requestIdOf, secondsSince } from '../../kernel/index.ts';
-import type { Logger, ObserveRequest, Surface } from '../../kernel/index.ts';
+import { AppError, forwardedOf, renderError, requestIdOf, secondsSince } from '../../kernel/index.ts';
+import type { Forwarded, Logger, ObserveRequest, Surface, TrustedProxies } from '../../kernel/index.ts';
 
 export interface ProxyOptions {
   readonly target: string;
   readonly timeoutMs: number;
   /** Largest request body passed through, in bytes. */
   readonly bodyLimitBytes: number;
+  /** Peers whose X-Forwarded-* the gateway believes (`http.trustedProxies`). */
+  readonly trusted: TrustedProxies;
+}
+
+/** What the gateway appends to a request for the core, the standard way: its peer at the end of X-Forwarded-For. */
+export function forwardingHeaders(peer: string, incoming: IncomingHttpHeaders, forwarded: Forwarded): { 'x-forwarded-for': string; 'x-forwarded-proto': string; 'x-forwarded-host': string } {
+  const chain = incoming['x-forwarded-for'];
+  const earlier = Array.isArray(chain) ? chain.join(', ') : chain;
+  return { 'x-forwarded-for': earlier ? `${earlier}, ${peer}` : peer, 'x-forwarded-proto': forwarded.proto, 'x-forwarded-host': forwarded.host };
 }
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade', 'transfer-encoding'];
@@ -73,11 +81,13 @@ export function passThrough(options: ProxyOptions, logger: Logger, observer: Pas
   function handle(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     const surface = surfaceOf(pathname);
     const requestId = requestIdOf(req.headers['x-request-id']);
+    const address = req.socket.remoteAddress ?? '';
+    const forwarded = forwardedOf(address, Boolean((req.socket as { encrypted?: boolean }).encrypted), req.headers, options.trusted);
     let child: Logger | null = null;
     const log = (): Logger => (child ??= logger.child({ requestId }));
     if (accessLog) {
       const started = process.hrtime.bigint();
-      res.once('finish', () => log().http('request', { method: req.method, path: pathname, status: res.statusCode, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100 }));
+      res.once('finish', () => log().http('request', { method: req.method, path: pathname, status: res.statusCode, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100, client: forwarded.client }));
     }
     if (observer) {
       const started = process.hrtime.bigint();
@@ -95,15 +105,10 @@ export function passThrough(options: ProxyOptions, logger: Logger, observer: Pas
       answerError(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`));
       return;
     }
-    const address = req.socket.remoteAddress ?? '';
-    const forwardedFor = req.headers['x-forwarded-for'];
-    const headers: OutgoingHttpHeaders = { ...req.headers };
+    const headers: OutgoingHttpHeaders = { ...req.headers, ...forwardingHeaders(address, req.headers, forwarded) };
     stripHopByHop(headers as IncomingHttpHeaders);
     headers['host'] = target.host;
     headers['x-request-id'] = requestId;
-    headers['x-forwarded-for'] = forwardedFor ? `${String(forwardedFor)}, ${address}` : address;
-    headers['x-forwarded-host'] = req.headers['host'] ?? '';
-    headers['x-forwarded-proto'] = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
     if (req.headers['transfer-encoding'] && !req.headers['content-length']) headers['transfer-encoding'] = 'chunked';
     const started = Date.now();
     let settled = false;

@@ -35,7 +35,8 @@ export function requestContext(logger: Logger): Middleware {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      (ctx.state as RequestState).logger.http('request', { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 });
+      // `client` is the caller's address as forwarded.ts decided it: behind the gateway, the gateway's client.
+      (ctx.state as RequestState).logger.http('request', { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100, client: ctx.ip });
     }
   };
 }

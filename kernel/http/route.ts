@@ -71,6 +71,12 @@ export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, 
    */
   readonly answer: AnswerSchema | null;
   readonly answerMetadata?: AnswerSchema;
+  /**
+   * Takes form bodies (`application/x-www-form-urlencoded`, `multipart/form-data`, `text/plain`) from a
+   * caller authenticated by the token cookie, from its own origin (cross-site.ts). Absent: such a caller
+   * must send JSON. Callers with Bearer, Basic or `?token=` are not concerned.
+   */
+  readonly acceptsForms?: boolean;
   readonly input: {
     readonly params?: Validator<Record<string, string>, P>;
     /** Receives the raw query string, so search parsing sees `%2C` as written. */

@@ -36,7 +36,9 @@ async function configError(promise: Promise<unknown>): Promise<ConfigError> {
 test('the shipped config/default.json validates and holds the documented defaults', async () => {
   const cfg = await loadConfig({ env: {}, cwd: '/srv/app' });
   assert.equal(cfg.port, 3000);
-  assert.deepEqual(cfg.core, { port: 3001, url: 'http://127.0.0.1:3001' });
+  assert.deepEqual(cfg.core, { port: 3001, url: 'http://127.0.0.1:3001', host: null });
+  assert.equal(cfg.host, '0.0.0.0');
+  assert.deepEqual(cfg.http.trustedProxies, ['127.0.0.1', '::1']);
   assert.equal(cfg.dataDir, '/srv/app/data');
   assert.equal(cfg.mongoUrl, null);
   assert.equal(cfg.platform.release, '2022.1');
@@ -57,15 +59,16 @@ function schemaKeys(desc: unknown, prefix = ''): string[] {
 }
 
 function valueKeys(value: unknown, prefix = ''): string[] {
-  if (typeof value !== 'object' || value === null) return [];
+  // A list's items are values, not keys (http.trustedProxies ships with two).
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.entries(value).flatMap(([k, v]) => [`${prefix}${k}`, ...valueKeys(v, `${prefix}${k}.`)]);
 }
 
 test('the AppConfig interface, the joi schema and the env table name the same keys', () => {
   // Typed as AppConfig, so the compiler rejects a key the interface lacks or misses.
   const sample: AppConfig = {
-    port: 1, core: { port: 1, url: '' }, dataDir: '', mongoUrl: null, platform: { release: '' },
-    admin: { username: '', password: null }, auth: { logoutTime: 1, maxFailedLogins: 1, maxFailedLoginsPerAddress: 1, lockoutMinutes: 1, oauthTokenSeconds: 1 }, log: { level: 'info' }, http: { bodyLimit: '' },
+    port: 1, host: '', core: { port: 1, url: '', host: null }, dataDir: '', mongoUrl: null, platform: { release: '' },
+    admin: { username: '', password: null }, auth: { logoutTime: 1, maxFailedLogins: 1, maxFailedLoginsPerAddress: 1, lockoutMinutes: 1, oauthTokenSeconds: 1 }, log: { level: 'info' }, http: { bodyLimit: '', trustedProxies: [] },
     search: { defaultLimit: 1, maxLimit: 1, maxQueryLength: 1, maxInItems: 1, maxQDepth: 1, maxQNodes: 1, maxValueLength: 1, maxUnindexedSortWindow: 1, countCacheEntries: 1 },
     vault: { url: null, token: null, tokenFile: null, endpoint: '', timeoutMs: 1 },
     gateway: { timeoutMs: 1, brownouts: [] },
@@ -254,4 +257,24 @@ test('without opts.env the loader reads process.env', async (t) => {
   });
   const cfg = await loadConfig({ dir });
   assert.equal(cfg.http.bodyLimit, '7mb');
+});
+
+test('TRUSTED_PROXIES is a comma-separated list of addresses and CIDR blocks; anything else is named', async (t) => {
+  const dir = await configDir(t);
+  const cfg = await loadConfig({ env: { TRUSTED_PROXIES: ' 10.0.0.1, 10.1.0.0/16,fd00::/8 ,' }, dir });
+  assert.deepEqual(cfg.http.trustedProxies, ['10.0.0.1', '10.1.0.0/16', 'fd00::/8']);
+  const err = await configError(loadConfig({ env: { TRUSTED_PROXIES: '10.0.0.1,gateway.local' }, dir }));
+  assert.equal(err.message, 'config: http.trustedProxies.1 (TRUSTED_PROXIES) must be an IP address or a CIDR block such as 10.0.0.0/8');
+  const none = await configDir(t, { 'local.json': { http: { trustedProxies: [] } } });
+  assert.deepEqual((await loadConfig({ env: {}, dir: none })).http.trustedProxies, [], 'an empty list in a file trusts no proxy');
+});
+
+test('HOST and CORE_HOST set the listen addresses; a CIDR block is not one', async (t) => {
+  const dir = await configDir(t);
+  const cfg = await loadConfig({ env: { HOST: '::', CORE_HOST: '127.0.0.1' }, dir });
+  assert.equal(cfg.host, '::');
+  assert.equal(cfg.core.host, '127.0.0.1');
+  assert.equal((await loadConfig({ env: { CORE_HOST: 'localhost' }, dir })).core.host, 'localhost');
+  const err = await configError(loadConfig({ env: { CORE_HOST: '10.0.0.0/8' }, dir }));
+  assert.equal(err.message, 'config: core.host (CORE_HOST) must be an IP address or a host name to listen on');
 });

@@ -32,6 +32,14 @@ const tokenBody = Joi.object({
   scope: Joi.string().allow(''),
 });
 
+/**
+ * The token cookie: never readable by scripts, not sent on other sites' requests, and Secure whenever
+ * the client reached us over TLS (directly, or through a trusted proxy's X-Forwarded-Proto).
+ */
+function cookieOptions(secure: boolean): { httpOnly: true; sameSite: 'lax'; overwrite: true; secure: boolean } {
+  return { httpOnly: true, sameSite: 'lax', overwrite: true, secure };
+}
+
 export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): AnyRoute[] {
   const login = (path: string) =>
     route<Record<string, never>, Record<string, never>, Credentials | { user: Credentials }>({
@@ -39,13 +47,15 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       path,
       name: 'login',
       roles: 'public',
+      // A login page of our own origin may post an HTML form.
+      acceptsForms: true,
       description: 'Log in with a username and password; answers the token as a JSON string and sets the token cookie',
       answer: answer(STRING),
       input: { body: joiBody(loginBody) },
       async handle({ body }, ctx) {
         const { username, password } = 'user' in body ? body.user : body;
         const token = await auth.login(username, password, ctx.koa.ip);
-        ctx.koa.cookies.set('token', token, { httpOnly: true, sameSite: 'lax', overwrite: true });
+        ctx.koa.cookies.set('token', token, cookieOptions(ctx.koa.secure));
         return { body: token };
       },
     });
@@ -62,7 +72,7 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       input: {},
       async handle(_input, ctx) {
         await auth.logout(ctx.caller!);
-        ctx.koa.cookies.set('token', null);
+        ctx.koa.cookies.set('token', null, cookieOptions(ctx.koa.secure));
         return { body: { message: 'Logged out' } };
       },
     }),
@@ -71,6 +81,8 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       path: '/oauth/token',
       name: 'getToken',
       roles: 'public',
+      // RFC 6749 section 4.4.2: the client credentials request is form-encoded.
+      acceptsForms: true,
       description: 'OAuth client credentials: a service account trades its client id and secret for a bearer token',
       answer: answer(closed({ access_token: STRING, token_type: oneOfValues('bearer'), expires_in: INTEGER })),
       input: { body: joiBody(tokenBody) },

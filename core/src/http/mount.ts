@@ -81,7 +81,13 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
  * error raised before it runs (an unreadable body) answers in its shape too.
  */
 export function routeSurfaces(routes: readonly AnyRoute[], router: Router): (method: string, path: string) => Surface | undefined {
-  const byPath = new Map(routes.map((r) => [`${r.method} ${r.path}`, r.surface]));
+  const find = routeFinder(routes, router);
+  return (method, path) => find(method, path)?.surface;
+}
+
+/** The route record the router would run for a method and path, for middleware that runs before it. */
+export function routeFinder(routes: readonly AnyRoute[], router: Router): (method: string, path: string) => AnyRoute | undefined {
+  const byPath = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]));
   return (method, path) => {
     const lookup = method === 'HEAD' ? 'GET' : method;
     const layer = router.match(path, method).pathAndMethod.find((l) => l.methods.length > 0);

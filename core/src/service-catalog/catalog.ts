@@ -39,6 +39,8 @@ function field(path: string, type: FieldDef['type'], options: { array?: boolean;
 const NAME = field('name', 'string', { sortable: true });
 const ID = field('_id', 'objectId', { sortable: true });
 const GROUPS = field('groups', 'string', { array: true });
+/** Services read per page when gathering the forms a caller may see. */
+const SERVICE_PAGE = 1000;
 const BY_NAME = [{ field: NAME, direction: 1 as const }, { field: ID, direction: 1 as const }];
 
 export const ALL = 'all';
@@ -90,10 +92,37 @@ export class ServiceCatalog {
     return doc as ServiceDoc;
   }
 
+  /**
+   * A form the caller may see: one that a service visible to them uses (admins: any). A form is
+   * the schema of a service's orders, so it is seen with its service, never without: a hidden
+   * service's form, or a form no service uses any longer, is answered as not found.
+   */
+  async visibleForm(id: string, caller: Caller): Promise<FormDoc & Doc> {
+    const doc = await this.form(id);
+    if (!(seesAll(caller) || (await this.usedVisibly(id, caller)))) throw new NotFoundError(`Form ${id} not found`);
+    return doc;
+  }
+
+  /** A form by id whoever may see it: for an order, whose service the caller was shown already. */
   async form(id: string): Promise<FormDoc & Doc> {
     const doc = await this.forms.findById(id);
     if (!doc) throw new NotFoundError(`Form ${id} not found`);
     return doc as FormDoc & Doc;
+  }
+
+  /** `formId` has no column to search by: the visible services are read (a catalog holds tens or hundreds). */
+  private async usedVisibly(formId: string, caller: Caller): Promise<boolean> {
+    return (await this.visibleFormIds(caller)).includes(formId);
+  }
+
+  /** The ids of the forms the services visible to the caller use. */
+  private async visibleFormIds(caller: Caller): Promise<string[]> {
+    const ids = new Set<string>();
+    for (let skip = 0; ; skip += SERVICE_PAGE) {
+      const page = await this.services.search({ where: visibility(caller), sort: BY_NAME, skip, limit: SERVICE_PAGE });
+      for (const service of page.docs) if (typeof service['formId'] === 'string') ids.add(service['formId']);
+      if (page.docs.length < SERVICE_PAGE) return [...ids];
+    }
   }
 
   async listServices(filter: string, caller: Caller, page: Page): Promise<ListAnswer> {
@@ -102,8 +131,15 @@ export class ServiceCatalog {
     return { results: found.docs, total: found.total };
   }
 
-  async listForms(page: Page): Promise<ListAnswer> {
-    const found = await this.forms.search({ where: null, sort: BY_NAME, skip: page.skip, limit: page.limit });
+  /** The forms the caller may see (form() says which), by name. */
+  async listForms(page: Page, caller: Caller): Promise<ListAnswer> {
+    let where: Condition | null = null;
+    if (!seesAll(caller)) {
+      const ids = await this.visibleFormIds(caller);
+      if (ids.length === 0) return { results: [], total: 0 };
+      where = { kind: 'in', field: ID, values: ids };
+    }
+    const found = await this.forms.search({ where, sort: BY_NAME, skip: page.skip, limit: page.limit });
     return { results: found.docs, total: found.total };
   }
 

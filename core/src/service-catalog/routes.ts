@@ -122,11 +122,11 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       path: '/service_catalog/GetFormData/:form_id',
       name: 'GetFormData',
       roles: SERVICE_CATALOG_READ_ROLES,
-      description: 'A form by id: {_id, name, description, schema, uiSchema, created, createdBy, lastUpdated, lastUpdatedBy}',
+      description: 'A form by id, when a service the caller may see uses it (ServiceCatalog admins: any): {_id, name, description, schema, uiSchema, created, createdBy, lastUpdated, lastUpdatedBy}',
       answer: answer(FORM),
       input: { params: idParam('form_id') },
-      async handle({ params }) {
-        return { body: await catalog.form(params['form_id']!) };
+      async handle({ params }, ctx) {
+        return { body: await catalog.visibleForm(params['form_id']!, callerOf(ctx)) };
       },
     }),
     route<Params, NoQuery, undefined>({
@@ -146,11 +146,11 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       path: '/service_catalog/GetForms',
       name: 'GetForms',
       roles: SERVICE_CATALOG_READ_ROLES,
-      description: 'Forms by name, with limit and skip; answers {results, total}',
+      description: 'The forms of services the caller may see (ServiceCatalog admins: every form), by name, with limit and skip; answers {results, total}',
       answer: results(FORM),
       input: { query: pageQuery(deps.config.search) },
-      async handle({ query }) {
-        return { body: await catalog.listForms(query) };
+      async handle({ query }, ctx) {
+        return { body: await catalog.listForms(query, callerOf(ctx)) };
       },
     }),
     route<Params, Page, undefined>({

@@ -12,8 +12,8 @@
  * line like every other answer of the gateway.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { requestIdOf } from '../../../kernel/index.ts';
-import type { Logger } from '../../../kernel/index.ts';
+import { crossSiteRefusal, forwardedOf, requestIdOf } from '../../../kernel/index.ts';
+import type { Forwarded, Logger, TrustedProxies } from '../../../kernel/index.ts';
 import type { AuditRecorder, Outcome } from '../audit/recorder.ts';
 import { CallerChecks } from '../audit/callers.ts';
 import type { CallerCheck } from '../audit/callers.ts';
@@ -23,7 +23,8 @@ import type { BodyResult } from './body.ts';
 import { legacyMatcher } from './match.ts';
 import { RawJson } from '../mapping/pluck.ts';
 import { successorLink, successorTemplate } from '../mapping/successor.ts';
-import { LegacyFailure, runEntry } from '../mapping/run.ts';
+import { LegacyFailure, runEntry, throttled } from '../mapping/run.ts';
+import { forwardingHeaders } from '../proxy.ts';
 import type { CallCore, Hatch } from '../mapping/run.ts';
 import type { Entry } from '../mapping/types.ts';
 import { compareReleases } from '../releases.ts';
@@ -48,6 +49,8 @@ export interface LegacyDeps {
   readonly searchMaxLimit: number;
   readonly logger: Logger;
   readonly bodyLimit: string;
+  /** Peers whose X-Forwarded-* the gateway believes (`http.trustedProxies`); none when absent. */
+  readonly trusted?: TrustedProxies;
   readonly now?: () => number;
   /** Told of every answered call (metrics, the contract test's recording); none by default. */
   readonly observe?: LegacyObserver | null;
@@ -100,6 +103,8 @@ interface Call {
   readonly params: Record<string, string>;
   readonly query: URLSearchParams;
   readonly callCore: CallCore;
+  /** Why a write authenticated by the cookie is refused as cross-site (kernel/http/cross-site.ts), or null. */
+  crossSite(): string | null;
   /** Reads the body; asked only once the call is known to run. */
   readBody(): Promise<BodyResult>;
   log(): Logger;
@@ -111,6 +116,8 @@ async function answer(call: Call, deps: LegacyDeps): Promise<Answer> {
   // Removal is public knowledge; anything else is only for callers the core knows.
   if (call.gone) return { status: 410, outcome: 'refused', body: goneMessage(entry), headers: { 'Cache-Control': 'no-store' } };
   if (caller.kind === 'refused') return { status: 401, outcome: 'failed', body: caller.message };
+  const crossSite = call.crossSite();
+  if (crossSite !== null) return { status: 403, outcome: 'failed', body: crossSite, headers: { 'X-Error-Code': 'FORBIDDEN' } };
   const read = await call.readBody();
   // Refused before any call to the core: over the limit 413, otherwise the legacy error form.
   if ('error' in read) return { status: read.error.status === 413 ? 413 : 500, outcome: 'failed', body: read.error.message, headers: { 'X-Error-Code': read.error.code } };
@@ -121,6 +128,9 @@ async function answer(call: Call, deps: LegacyDeps): Promise<Answer> {
     const warnings: string[] = [];
     const callCore: CallCore = async (c) => {
       const reply = await call.callCore(c);
+      // A lockout ends the call here, whichever step or hatch asked (mapping/run.ts).
+      const lockedOut = throttled(reply);
+      if (lockedOut) throw lockedOut;
       if (reply.warning) warnings.push(reply.warning);
       return reply;
     };
@@ -131,8 +141,12 @@ async function answer(call: Call, deps: LegacyDeps): Promise<Answer> {
     if (err instanceof URIError) return { status: 500, outcome: 'failed', body: 'The request holds text that is not valid Unicode (an unpaired surrogate) where the call it becomes puts it in a URL' };
     if (!(err instanceof LegacyFailure)) call.log().error('legacy operation failed', { entry: entry.id, error: String(err) });
     // Legacy errors keep the legacy form, a plain JSON string with status 500 (docs/decisions.md D18),
-    // except missing credentials and missing roles, which stay 401 and 403 (item 7).
+    // except missing credentials and missing roles, which stay 401 and 403 (item 7), and a lockout,
+    // which stays 429 with the core's Retry-After so a client knows to wait, not to retry (docs/auth.md).
     const coreStatus = err instanceof LegacyFailure ? err.coreStatus : null;
+    if (err instanceof LegacyFailure && coreStatus === 429) {
+      return { status: 429, outcome: 'failed', body: err.message, headers: { 'X-Error-Code': 'TOO_MANY_REQUESTS', ...(err.retryAfter ? { 'Retry-After': err.retryAfter } : {}) } };
+    }
     return { status: coreStatus === 401 || coreStatus === 403 ? coreStatus : 500, outcome: 'failed', body: err instanceof LegacyFailure ? err.message : 'Internal error' };
   }
 }
@@ -158,6 +172,7 @@ interface Shared {
   readonly now: () => number;
   readonly callers: CallerChecks;
   readonly accessLog: boolean;
+  readonly trusted: TrustedProxies;
 }
 
 /**
@@ -173,6 +188,7 @@ class LegacyCall implements Call {
   readonly gone: boolean;
   readonly callCore: CallCore;
   private readonly credentials: Credentials;
+  private readonly forwarded: Forwarded;
   caller: CallerCheck = { kind: 'unknown' };
   /** The legacy body once read; a successor whose ids travel in it has no Link before. */
   private body: unknown = undefined;
@@ -183,7 +199,22 @@ class LegacyCall implements Call {
     this.entry = prepared.entry;
     this.gone = prepared.removed || prepared.windows.some(([from, until]) => from <= this.started && this.started < until);
     this.credentials = credentialsOf(req, query);
-    this.callCore = shared.deps.client.forCaller(this.credentials);
+    const peer = req.socket.remoteAddress ?? '';
+    this.forwarded = forwardedOf(peer, Boolean((req.socket as { encrypted?: boolean }).encrypted), req.headers, shared.trusted);
+    // The core counts failed logins of the client, not of the gateway: it is told who that is as the pass-through tells it.
+    // The calls made in the legacy request's place are the gateway's own, sent only once crossSite() let the
+    // legacy request through: a page cannot set Sec-Fetch-Site, so the core takes the gateway's word for it.
+    this.callCore = shared.deps.client.forCaller(this.credentials, { ...forwardingHeaders(peer, req.headers, this.forwarded), 'sec-fetch-site': 'same-origin' });
+  }
+
+  crossSite(): string | null {
+    const { authorization, token, cookie } = this.credentials;
+    // The cookie is the credential only when nothing the core reads first is sent (core/src/auth/credentials.ts).
+    if (authorization !== undefined || token !== undefined || cookie === undefined || !/(?:^|;)\s*token=/.test(cookie)) return null;
+    const headers = this.req.headers;
+    const one = (name: string): string | undefined => (typeof headers[name] === 'string' ? (headers[name] as string) : undefined);
+    // No legacy operation declares form bodies: the platform's clients are scripts, which send Bearer, Basic or ?token=.
+    return crossSiteRefusal({ method: this.req.method ?? 'GET', origin: `${this.forwarded.proto}://${this.forwarded.host}`, headers: { origin: one('origin'), 'sec-fetch-site': one('sec-fetch-site'), 'content-type': one('content-type') }, formsDeclared: false });
   }
 
   log(): Logger {
@@ -227,7 +258,7 @@ class LegacyCall implements Call {
       operation: entry.operation,
       entry: entry.id,
       source: entry.source,
-      client: { account: this.caller.kind === 'known' ? this.caller.name : null, clientId: null, address: req.socket.remoteAddress ?? '', userAgent: typeof userAgent === 'string' ? userAgent : '' },
+      client: { account: this.caller.kind === 'known' ? this.caller.name : null, clientId: null, address: this.forwarded.client, userAgent: typeof userAgent === 'string' ? userAgent : '' },
       outcome: result.outcome,
       status: result.status,
       latencyMs: now() - this.started,
@@ -259,7 +290,7 @@ class LegacyCall implements Call {
       return;
     }
     this.shared.deps.observe?.(this.entry, req.method, result.status, result.outcome, Number(process.hrtime.bigint() - this.startedNs) / 1e9, result.body);
-    if (this.shared.accessLog) this.log().http('request', { method: req.method, path: this.pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - this.startedNs) / 1e4) / 100 });
+    if (this.shared.accessLog) this.log().http('request', { method: req.method, path: this.pathname, status: result.status, ms: Math.round(Number(process.hrtime.bigint() - this.startedNs) / 1e4) / 100, client: this.forwarded.client });
   }
 
   /** Nothing in run() should throw; if something does, the caller still gets an answer and the process lives on. */
@@ -278,7 +309,7 @@ class LegacyCall implements Call {
  * given the request's path without its query, which the gateway reads once.
  */
 export function legacyHandler(deps: LegacyDeps): (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean {
-  const shared: Shared = { deps, now: deps.now ?? Date.now, callers: new CallerChecks(), accessLog: deps.logger.isLevelEnabled('http') };
+  const shared: Shared = { deps, now: deps.now ?? Date.now, callers: new CallerChecks(), accessLog: deps.logger.isLevelEnabled('http'), trusted: deps.trusted ?? (() => false) };
   const match = legacyMatcher(deps.entries);
   const prepared = new Map<Entry, Prepared>(deps.entries.map((entry) => [entry, {
     entry,

@@ -27,6 +27,8 @@ export interface CoreAnswer {
   readonly json?: Buffer;
   /** The core's `Warning` header, passed on to the legacy caller. */
   readonly warning?: string;
+  /** The core's `Retry-After` header (a 429 lockout), passed on with the legacy 429. */
+  readonly retryAfter?: string;
 }
 
 /** Sends a call to the core with the legacy caller's own credentials. */
@@ -34,9 +36,18 @@ export type CallCore = (call: CoreCall) => Promise<CoreAnswer>;
 
 /** A legacy operation that failed: legacy clients get its message as a plain string with status 500. */
 export class LegacyFailure extends Error {
-  constructor(message: string, readonly coreStatus: number | null = null) {
+  constructor(message: string, readonly coreStatus: number | null = null, readonly retryAfter: string | null = null) {
     super(message);
   }
+}
+
+/**
+ * The core refused the caller for too many failed logins (429): the legacy call stops there, whichever
+ * step or hatch made the call, and answers 429 with the core's Retry-After (docs/auth.md).
+ */
+export function throttled(answer: CoreAnswer): LegacyFailure | null {
+  if (answer.status !== 429) return null;
+  return new LegacyFailure(messageOf(answer.body), 429, answer.retryAfter ?? null);
 }
 
 export interface HatchApi {

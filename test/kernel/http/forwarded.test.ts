@@ -1,0 +1,58 @@
+/**
+ * kernel/http/forwarded.ts: whose X-Forwarded-* headers are believed, and
+ * which address of the chain is the client (docs/auth.md, "Forwarded addresses").
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { forwardedOf, trustedProxies } from '../../../kernel/http/forwarded.ts';
+import { crossSiteRefusal } from '../../../kernel/http/cross-site.ts';
+
+const loopback = trustedProxies(['127.0.0.1', '::1']);
+
+test('an untrusted peer is the client, and its forwarding headers mean nothing', () => {
+  const f = forwardedOf('203.0.113.7', false, { host: 'iap.example', 'x-forwarded-for': '10.0.0.1', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' }, loopback);
+  assert.deepEqual(f, { client: '203.0.113.7', proto: 'http', host: 'iap.example', viaProxy: false });
+});
+
+test('behind a trusted proxy the client is the right-most untrusted address, not the left-most one a client can write', () => {
+  const f = forwardedOf('127.0.0.1', false, { host: 'core:3001', 'x-forwarded-for': '198.51.100.1, 203.0.113.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'iap.example' }, loopback);
+  assert.deepEqual(f, { client: '203.0.113.7', proto: 'https', host: 'iap.example', viaProxy: true });
+});
+
+test('trusted proxies in the chain are skipped; a chain of trusted addresses only ends at its left-most', () => {
+  const trusted = trustedProxies(['127.0.0.1', '10.1.0.0/16']);
+  assert.equal(forwardedOf('127.0.0.1', false, { 'x-forwarded-for': '192.0.2.9, 10.1.2.3' }, trusted).client, '192.0.2.9');
+  assert.equal(forwardedOf('127.0.0.1', false, { 'x-forwarded-for': '10.1.0.9, 10.1.2.3' }, trusted).client, '10.1.0.9');
+  assert.equal(forwardedOf('127.0.0.1', false, {}, trusted).client, '127.0.0.1', 'no chain: the proxy itself');
+  assert.equal(forwardedOf('10.2.0.1', false, { 'x-forwarded-for': '192.0.2.9' }, trusted).client, '10.2.0.1', 'outside the block');
+});
+
+test('IPv4-mapped IPv6 peers and entries are their IPv4 addresses; IPv6 CIDR blocks work', () => {
+  assert.equal(forwardedOf('::ffff:127.0.0.1', false, { 'x-forwarded-for': '::ffff:192.0.2.4' }, loopback).client, '192.0.2.4');
+  const v6 = trustedProxies(['fd00::/8']);
+  assert.equal(forwardedOf('fd12::1', false, { 'x-forwarded-for': '2001:db8::5' }, v6).client, '2001:db8::5');
+  assert.equal(trustedProxies([])('127.0.0.1'), false, 'an empty list trusts no one');
+  assert.equal(loopback('not an address'), false);
+});
+
+test('X-Forwarded-Proto other than http or https keeps the connection\'s own protocol', () => {
+  assert.equal(forwardedOf('127.0.0.1', true, { 'x-forwarded-proto': 'gopher' }, loopback).proto, 'https');
+});
+
+test('the cross-site rule: writes only, JSON always, forms only where declared, Sec-Fetch-Site before Origin', () => {
+  const base = { method: 'POST', origin: 'https://iap.example', formsDeclared: false };
+  const refused = (headers: Record<string, string>, extra: Partial<typeof base> = {}): string | null => crossSiteRefusal({ ...base, ...extra, headers });
+  assert.equal(refused({ origin: 'https://evil.example' }, { method: 'GET' }), null);
+  assert.equal(refused({ 'content-type': 'application/json; charset=utf-8', origin: 'https://evil.example' }), null);
+  assert.equal(refused({ 'content-type': 'application/merge-patch+json', 'sec-fetch-site': 'cross-site' }), null);
+  assert.match(String(refused({ origin: 'https://iap.example:8443' })), /Cross-site request refused.*Origin https:\/\/iap\.example:8443/);
+  assert.match(String(refused({ origin: 'null' })), /Cross-site/);
+  assert.match(String(refused({})), /no Origin or Sec-Fetch-Site/);
+  assert.match(String(refused({ 'sec-fetch-site': 'same-site', origin: 'https://iap.example' })), /Sec-Fetch-Site: same-site/);
+  assert.equal(refused({ origin: 'https://IAP.example' }), null);
+  assert.equal(refused({ 'sec-fetch-site': 'same-origin' }), null);
+  assert.equal(refused({ 'sec-fetch-site': 'none' }), null);
+  assert.match(String(refused({ origin: 'https://iap.example', 'content-type': 'multipart/form-data; boundary=x' })), /Form bodies/);
+  assert.equal(refused({ origin: 'https://iap.example', 'content-type': 'application/x-www-form-urlencoded' }, { formsDeclared: true }), null);
+  assert.match(String(refused({ origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, { formsDeclared: true })), /Cross-site/, 'declaring forms never admits another origin');
+});
