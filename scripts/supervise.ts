@@ -17,6 +17,14 @@ export interface Backoff {
 
 export const BACKOFF: Backoff = { firstMs: 500, maxMs: 30_000, stableMs: 60_000 };
 
+/**
+ * Node's flags for every service process, as `npm run start:core` and
+ * `start:gateway` (package.json) give them too: without the `__proto__`
+ * accessor a key of data can never swap an object's prototype, a second wall
+ * behind code that keeps such keys as own data (docs/security.md).
+ */
+export const SERVICE_NODE_FLAGS: readonly string[] = ['--disable-proto=delete'];
+
 /** The pause before restart number `restarts` (1 for the first in a row). */
 export function pauseBefore(restarts: number, backoff: Backoff = BACKOFF): number {
   return Math.min(backoff.maxMs, backoff.firstMs * 2 ** Math.min(30, Math.max(0, restarts - 1)));
@@ -38,7 +46,7 @@ export function supervise(script: string, log: (line: string) => void, backoff: 
   function start(): void {
     pending = null;
     const startedAt = Date.now();
-    const proc = spawn(process.execPath, ['--import', 'tsx', script], { stdio: 'inherit' });
+    const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', script], { stdio: 'inherit' });
     child = proc;
     log(`${script} started (pid ${proc.pid})`);
     proc.on('error', (err) => log(`${script} could not be started: ${err.message}`));

@@ -7,6 +7,9 @@
  * gateway's projection merged into `Object.prototype` (the gateway runs in
  * this process, so the test sees it), and from then on its calls to the core
  * went to whatever `hostname` was planted, carrying the callers' tokens.
+ * Jobs now act for whoever starts them, so the account that plants the key
+ * also holds Jst.operations (to run the transformation); the legacy call is
+ * made by an account holding only OperationsManager.operations.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +35,8 @@ let store: Store;
 let core: RunningCore;
 let gateway: RunningGateway;
 let operator: TestUser;
+/** An operator who may also run transformations (Jst.operations): jobs act for whoever starts them. */
+let transformer: TestUser;
 /** A listener on [::1] at the core's port: where the planted `hostname` would send the gateway's calls. */
 let impostor: Server;
 const impostorSaw: Seen[] = [];
@@ -59,6 +64,7 @@ before(async () => {
     a1: { name: 'transformation', app: 'WorkFlowEngine', type: 'automatic', variables: { incoming: { tr_id: trId, variableMap: '$var.job.input', options: { extractOutput: true } }, outgoing: { output: '$var.job.settings' } } },
   }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]));
   operator = await makeUser(core, 'operator', { roles: [role('OperationsManager', 'operations')] });
+  transformer = await makeUser(core, 'transformer', { roles: [role('OperationsManager', 'operations'), role('Jst', 'operations')] });
 });
 
 after(async () => {
@@ -68,9 +74,13 @@ after(async () => {
   await new Promise((r) => impostor?.close(r));
 });
 
-/** Starts the workflow as the operator with one planted pair; the job as the core stores it. */
+/**
+ * Plants `{"region": "eu", "__proto__": value}` in a job's `settings`, made by the saved transformation from
+ * the pairs the caller gives (a request body holding `__proto__` itself is refused by the core's parser);
+ * answers the job as the core stores it.
+ */
 async function plant(value: Record<string, unknown>): Promise<{ id: string; settings: Record<string, unknown> }> {
-  const id = await startJob(core, 'Store Settings', { input: { pairs: [{ k: 'region', v: 'eu' }, { k: '__proto__', v: value }] } }, operator.token);
+  const id = await startJob(core, 'Store Settings', { input: { pairs: [{ k: 'region', v: 'eu' }, { k: '__proto__', v: value }] } }, transformer.token);
   const done = await job(core, id);
   assert.equal(done.status, 'complete', JSON.stringify(done.error));
   return { id, settings: done.variables['settings'] as Record<string, unknown> };
