@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import { crash, spawnCore, spawnService } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
-import { ADMIN_PASSWORD, clients, figure, login, sleep, tempDir, timed, waitUntil } from './support.ts';
+import { ADMIN_PASSWORD, clients, figure, login, tempDir, timed, waitUntil } from './support.ts';
+import { timingSleep } from '../helpers/wait.ts';
 import { storeEnv } from '../helpers/stores.ts';
 import { GATEWAY_COLLECTIONS } from '../../gateway/src/audit/collection.ts';
 
@@ -63,7 +64,7 @@ test('a gateway killed mid-stream keeps the audit record of every legacy call it
       if (res.status !== 0) answered.push(userAgent);
       else {
         unanswered += 1;
-        await sleep(20);
+        await timingSleep(20, 'a client whose call found no gateway tries again shortly, as a script would');
       }
     });
   // Kill at a moment the test does not choose, somewhere between two batch flushes, once a fair stream is answered.
@@ -83,7 +84,7 @@ test('a gateway killed mid-stream keeps the audit record of every legacy call it
     const traffic = stream();
     const streamStart = performance.now();
     await waitUntil(() => answered.length - before >= 100, 15_000, '100 answered legacy calls');
-    await sleep(Math.floor(Math.random() * 600));
+    await timingSleep(Math.floor(Math.random() * 600), 'the kill comes at a moment the test does not choose');
     killAfterMs = Math.round(performance.now() - streamStart);
     await crash(gateway);
     await traffic.stop();

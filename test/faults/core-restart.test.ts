@@ -10,7 +10,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crash, spawnCore, spawnService } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
-import { ADMIN_PASSWORD, clients, figure, login, quantile, sleep, tempDir, timed, waitUntil } from './support.ts';
+import { ADMIN_PASSWORD, clients, figure, login, quantile, tempDir, timed, waitUntil } from './support.ts';
+import { timingSleep } from '../helpers/wait.ts';
 import type { Timed } from './support.ts';
 import { storeEnv } from '../helpers/stores.ts';
 
@@ -45,19 +46,19 @@ test('a killed core: the gateway answers 502 at once in each surface\'s shape, a
   const traffic = clients(4, async (client) => {
     const kind: Kind = client % 2 === 0 ? 'new' : 'legacy';
     calls.push({ kind, ...(await timed(`${gateway.url}${paths[kind]}`, { headers, timeoutMs: 5000 })) });
-    await sleep(5);
+    await timingSleep(5, 'traffic: each client sends a call every few ms, so the outage is met by a steady stream');
   });
   await waitUntil(() => calls.filter((c) => c.status === 200).length >= 40, 15_000, '40 calls through the gateway');
   const killedAt = performance.now();
   await crash(core);
   const goneAt = performance.now();
-  await sleep(OUTAGE_MS);
+  await timingSleep(OUTAGE_MS, 'the fault is an outage of a given length: the gateway must serve on through it');
   const live = await timed(`${gateway.url}/gateway/health/live`);
   const restartAt = performance.now();
   core = await spawnCore({ ...env, CORE_PORT: corePort });
   procs.push(core);
   const upAt = performance.now();
-  await sleep(800);
+  await timingSleep(800, 'traffic goes on for a while after the restart, to measure that calls succeed again');
   await traffic.stop();
 
   assert.equal(gateway.child.exitCode, null, 'the gateway is still running');

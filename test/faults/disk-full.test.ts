@@ -19,7 +19,8 @@ import { readJournal } from '../../gateway/src/audit/journal.ts';
 import type { CoreProcess } from '../helpers/process.ts';
 import { tokenHash } from '../../core/src/auth/tokens.ts';
 import { manual, workflow } from '../helpers/engine.ts';
-import { ADMIN_PASSWORD, figure, login, quantile, sleep, timed } from './support.ts';
+import { ADMIN_PASSWORD, figure, login, quantile, timed } from './support.ts';
+import { eventually } from '../helpers/wait.ts';
 import type { Timed } from './support.ts';
 import { spawnCoreOnTmpfs, spawnGatewayBeside, sqlInside, tmpfsUnavailable } from './tmpfs.ts';
 import type { CoreOnTmpfs } from './tmpfs.ts';
@@ -145,8 +146,9 @@ test('a full DATA_DIR: legacy calls through the gateway are answered, and their 
     assert.equal(res.status, 200, `a legacy read is answered on a full disk: ${JSON.stringify(res.body)}`);
     answered.push(`while-full/${i}`);
   }
-  // Batches are tried every tenth of a second; they cannot be written now.
-  await sleep(700);
+  // Batches are tried every tenth of a second; they cannot be written now. Three failed tries, then judge the log.
+  const tries = (): number => gateway.log.join('').match(/audit records not written; kept for the next attempt/g)?.length ?? 0;
+  await eventually(() => tries() >= 3, { timeoutMs: 10_000, what: 'three failed tries to store the audit batches' }).catch(() => undefined);
   const logged = gateway.log.join('');
   assert.equal(logged.match(/audit journal not written/g)?.length, 1, `the journal's failure is logged, once: ${logged}`);
   assert.match(logged, /audit records not written; kept for the next attempt/);

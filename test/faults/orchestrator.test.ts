@@ -12,7 +12,8 @@ import { startNsoSim } from '../../tools/nso-sim/server.ts';
 import type { NsoSim } from '../../tools/nso-sim/server.ts';
 import { NSO, NSO_PASSWORD, NSO_USER, restAction, restQuery, startRelayFixture, TIMEOUT_MS, YANG_JSON } from '../core/relay/fixture.ts';
 import type { RelayFixture } from '../core/relay/fixture.ts';
-import { clients, figure, quantile, sleep } from './support.ts';
+import { clients, figure, quantile } from './support.ts';
+import { timingSleep } from '../helpers/wait.ts';
 
 let f: RelayFixture;
 let revived: NsoSim | null = null;
@@ -53,14 +54,14 @@ test('under a stream of relay calls an orchestrator that is slow, failing, reset
   const kinds: Kind[] = ['query', 'query', 'patch', 'patch', 'other'];
   const traffic = clients(kinds.length, async (client) => {
     await send(kinds[client]!);
-    await sleep(10);
+    await timingSleep(10, 'traffic: each client sends a call every 10 ms through every phase of the fault');
   });
 
   const phases: Array<{ name: string; from: number; to: number }> = [];
   const phase = async (name: string, enter: () => void | Promise<void>, ms = PHASE_MS): Promise<void> => {
     await enter();
     const from = performance.now();
-    await sleep(ms);
+    await timingSleep(ms, 'each fault phase lasts a given time, under traffic, to measure the answers during it');
     phases.push({ name, from, to: performance.now() });
   };
   const port = Number(new URL(f.sim.url).port);

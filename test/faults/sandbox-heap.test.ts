@@ -13,7 +13,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crash, spawnCore } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
-import { ADMIN_PASSWORD, figure, login, quantile, sleep, tempDir, timed } from './support.ts';
+import { ADMIN_PASSWORD, figure, login, quantile, tempDir, timed } from './support.ts';
+import { eventually } from '../helpers/wait.ts';
 
 const data = tempDir('sandbox-heap');
 let core: CoreProcess | null = null;
@@ -87,8 +88,7 @@ test('an evaluator stuck in one call ends soon after its core is killed', { time
     assert.ok(evaluator > 0, children);
     assert.ok(running(evaluator), 'the evaluator is busy');
     owner.kill('SIGKILL');
-    const deadline = Date.now() + 5000;
-    while (running(evaluator) && Date.now() < deadline) await sleep(100);
+    await eventually(() => !running(evaluator), { timeoutMs: 5000, everyMs: 100 }).catch(() => undefined);
     assert.equal(running(evaluator), false, 'the orphaned evaluator ended');
   } finally {
     owner.kill('SIGKILL');

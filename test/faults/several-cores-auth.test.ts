@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 import { roleId } from '../../kernel/store/ids.ts';
 import { crash, spawnCore, spawnService } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
-import { ADMIN_PASSWORD, figure, login, sleep, tempDir, timed } from './support.ts';
+import { ADMIN_PASSWORD, figure, login, tempDir, timed } from './support.ts';
+import { timingSleep } from '../helpers/wait.ts';
 
 /** docs/auth.md: a core trusts what it cached of an account 2 s; a gateway adds its own 3 s. */
 const CORE_BOUND_MS = 2_000;
@@ -73,7 +74,7 @@ async function answersWithin(probe: () => Promise<number>, status: number, since
     const elapsed = performance.now() - since;
     if (got === status) return elapsed;
     if (elapsed > limit) assert.fail(`${what}: still ${got} ${elapsed.toFixed(0)} ms after the change, not ${status} (bound ${limit} ms with slack)`);
-    await sleep(POLL_MS);
+    await timingSleep(POLL_MS, 'a timing test: it measures how long a change made through one core takes to reach another core process');
   }
 }
 

@@ -14,7 +14,8 @@ import Database from 'better-sqlite3';
 import { crash, spawnCore } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
 import { manual, workflow } from '../helpers/engine.ts';
-import { ADMIN_PASSWORD, clients, figure, login, sleep, tempDir, timed, waitUntil } from './support.ts';
+import { ADMIN_PASSWORD, clients, figure, login, tempDir, timed, waitUntil } from './support.ts';
+import { timingSleep } from '../helpers/wait.ts';
 
 const data = tempDir('store-kill');
 const procs: CoreProcess[] = [];
@@ -61,7 +62,7 @@ test('a core killed mid-stream of writes keeps every acknowledged job and contro
   };
   const traffic = clients(6, async (client, round) => {
     const started = await post(core.url, '/operations-manager/jobs/start', { workflow: WORKFLOW.name, options: { description: `client ${client} round ${round}` } });
-    if (!acknowledged('start', started)) return sleep(20);
+    if (!acknowledged('start', started)) return timingSleep(20, 'a client whose call was not acknowledged tries again shortly, as a script would');
     const job: Tracked = { id: (started.body as { data: { _id: string } }).data._id, acknowledged: 'running', underWay: null, actions: 0 };
     jobs.push(job);
     for (const action of SCRIPTS[(client + round) % SCRIPTS.length]!) {
@@ -69,7 +70,7 @@ test('a core killed mid-stream of writes keeps every acknowledged job and contro
       const res = action === 'finish'
         ? await post(core.url, `/operations-manager/jobs/${job.id}/tasks/${MANUAL}/finish`, { finish_state: 'success', variables: {} })
         : await post(core.url, `/operations-manager/jobs/${action}`, { jobIds: [job.id] });
-      if (!acknowledged(action, res)) return sleep(20);
+      if (!acknowledged(action, res)) return timingSleep(20, 'a client whose call was not acknowledged tries again shortly, as a script would');
       job.acknowledged = AFTER[action];
       job.underWay = null;
       job.actions += 1;
@@ -78,7 +79,7 @@ test('a core killed mid-stream of writes keeps every acknowledged job and contro
   // Kill at a moment the test does not choose, once a fair stream of writes is acknowledged.
   const streamStart = performance.now();
   await waitUntil(() => jobs.length >= 30 && jobs.reduce((n, j) => n + j.actions, 0) >= 30, 15_000, '30 acknowledged job starts and actions');
-  await sleep(Math.floor(Math.random() * 500));
+  await timingSleep(Math.floor(Math.random() * 500), 'the kill comes at a moment the test does not choose');
   const killAfterMs = Math.round(performance.now() - streamStart);
   await crash(core);
   await traffic.stop();

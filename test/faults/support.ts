@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditRecord } from '../../gateway/src/audit/recorder.ts';
+import { eventually } from '../helpers/wait.ts';
 
 export const ADMIN_PASSWORD = 'fault-suite-password';
 
@@ -62,15 +63,9 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check()` holds, polling; throws after `ms`. */
+/** Waits until `check()` holds, polling; throws after `ms`. (A real wait, where one is needed: timingSleep in ../helpers/wait.ts.) */
 export async function waitUntil(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > until) throw new Error(`not reached within ${ms} ms: ${what}`);
-    await sleep(5);
-  }
+  await eventually(check, { timeoutMs: ms, everyMs: 5, what });
 }
 
 /** `n` loops calling `step` until `stop()` is called; a step that throws ends the run with that error. */

@@ -20,6 +20,7 @@ import type { JsonResponse } from '../helpers/core.ts';
 import { newVariable, workflow } from '../helpers/engine.ts';
 import { crash, spawnCore } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
+import { timingSleep } from '../helpers/wait.ts';
 
 const PASSWORD = 'loop-attack-password';
 const auth = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' };
@@ -114,7 +115,7 @@ test('looping and self-starting workflows run beside prompt answers and end in e
     // Other work the attack must not hold up: a search (the count above) and a save. (A login's password hashing competes
     // for the shared CPUs whatever the engine does; loop-process.test.ts times it after a restart.)
     assert.equal((await send('/automation-studio/automations', { method: 'POST', body: JSON.stringify({ automation: workflow(`beside-${live.length}`, { a1: newVariable('x', 1) }, [['workflow_start', 'a1'], ['a1', 'workflow_end']]) }) })).status, 200);
-    await new Promise((r) => setTimeout(r, 50));
+    await timingSleep(50, 'a timing test: liveness and other work are sampled every 50 ms for as long as the attack runs');
   }
   const now = await jobs();
   assert.ok(live.length >= 5, `the attack ended after ${live.length} probes: too quick to show anything`);

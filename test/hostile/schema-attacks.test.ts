@@ -14,7 +14,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crash, spawnCore } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
-import { ADMIN_PASSWORD, login, quantile, sleep, tempDir, timed } from '../faults/support.ts';
+import { ADMIN_PASSWORD, login, quantile, tempDir, timed } from '../faults/support.ts';
+import { timingSleep } from '../helpers/wait.ts';
 import type { Timed } from '../faults/support.ts';
 
 type Json = Record<string, unknown>;
@@ -43,7 +44,7 @@ async function underProbe(attack: () => Promise<Timed>): Promise<{ answer: Timed
     // At least MIN_PROBES, so a median is not one or two samples taken while the attack's own body was being read.
     while (running || sent.length < MIN_PROBES) {
       sent.push(timed(`${core.url}/health/live`, { timeoutMs: 2000 }).then((p) => (p.status === 200 ? p.ms : Infinity)));
-      await sleep(10);
+      await timingSleep(10, 'a timing test: liveness probes leave every 10 ms while the attack runs, to measure how long the loop is held');
     }
   })();
   const answer = await attack();

@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKOFF, pauseBefore } from '../../scripts/supervise.ts';
-import { ADMIN_PASSWORD, figure, login, sleep, tempDir, timed } from '../faults/support.ts';
+import { ADMIN_PASSWORD, figure, login, tempDir, timed } from '../faults/support.ts';
+import { eventually as poll } from '../helpers/wait.ts';
 import { storeEnv } from '../helpers/stores.ts';
 
 const data = tempDir('npm-start');
@@ -39,13 +40,11 @@ test('the pause before a restart doubles from 0.5 s to at most 30 s', () => {
   assert.equal(BACKOFF.stableMs, 60_000);
 });
 
-/** Polls an async check until it holds; throws after `ms`, naming what was awaited. */
+/** Polls an async check until it holds; throws after `ms`, naming what was awaited (what the services logged, by then). */
 async function eventually(check: () => Promise<boolean>, ms: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await sleep(100);
-  }
+  await poll(check, { timeoutMs: ms, everyMs: 100 }).catch(() => {
+    throw new Error(`timed out waiting for ${what()}`);
+  });
 }
 
 test('a killed core is started again on its port while the gateway serves on, and SIGTERM stops both', { timeout: 120_000 }, async () => {

@@ -16,6 +16,7 @@ import { createLogger } from '../../../kernel/logger.ts';
 import type { Doc, Store } from '../../../kernel/store/types.ts';
 import { MONGO_SKIP_REASON, storeFactories } from '../../helpers/stores.ts';
 import { jobsGroup } from '../../../core/src/archive/jobs.ts';
+import { timingSleep } from '../../helpers/wait.ts';
 
 if (!process.env['MONGO_URL']) console.log(`# ${MONGO_SKIP_REASON}`);
 
@@ -140,7 +141,7 @@ for (const factory of storeFactories()) {
         const gated = gatedStore(store, () => room);
         const cutoff = Date.now() - 30 * DAY;
         const pass = new Archiver({ store: gated, group: jobsGroup, dir, owner: 'patient', leaseMs: 400, batchSize: 2, logger }).pass(cutoff);
-        await new Promise((resolve) => setTimeout(resolve, 700));
+        await timingSleep(700, 'a timing test: the archiver renews its 400 ms lease on the wall clock (performance.now) while it waits for room, so the wait must outlast the lease');
         assert.equal(await store.collection('jobs').count(null), 7, 'a job was archived while the store asked the archiver to wait');
         const other = new Archiver({ store, group: jobsGroup, dir, owner: 'other', leaseMs: 400, batchSize: 2, logger });
         assert.equal((await other.pass(cutoff)).ran, false, 'the lease ran out while the archiver waited (it is renewed every quarter of it)');
@@ -160,10 +161,13 @@ for (const factory of storeFactories()) {
       dir = mkdtempSync(join(tmpdir(), 'iap-archiver-'));
       try {
         await seed(store, 3, 0x5000);
-        const gated = gatedStore(store, () => false);
+        let asked = (): void => undefined;
+        const waiting = new Promise<void>((resolve) => (asked = resolve));
+        // The store says "no room" and tells the test the archiver asked: from then on the pass is waiting.
+        const gated = gatedStore(store, () => (asked(), false));
         const archiver = new Archiver({ store: gated, group: jobsGroup, dir, owner: 'stopped', leaseMs: 10_000, batchSize: 2, logger });
         const pass = archiver.pass(Date.now() - 30 * DAY);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await waiting;
         const stoppedAt = performance.now();
         archiver.stop();
         const result = await pass;

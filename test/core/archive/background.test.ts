@@ -9,15 +9,12 @@ import { test } from 'node:test';
 import { archiveDir } from '../../../kernel/archive/files.ts';
 import { spawnCore, spawnService, stop } from '../../helpers/process.ts';
 import type { CoreProcess } from '../../helpers/process.ts';
-import { ADMIN_PASSWORD, sleep, tempDir } from '../../faults/support.ts';
+import { ADMIN_PASSWORD, tempDir } from '../../faults/support.ts';
+import { eventually, timingSleep } from '../../helpers/wait.ts';
 import { checkInvariant, runArchive, seedStore, storeContents } from './support.ts';
 
-async function waitUntilAsync(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`not reached within ${ms} ms: ${what}`);
-    await sleep(250);
-  }
+function waitUntilAsync(check: () => Promise<boolean>, ms: number, what: string): Promise<boolean> {
+  return eventually(check, { timeoutMs: ms, everyMs: 250, what });
 }
 
 test('two cores and a gateway archive every due document exactly once, beside each other', { timeout: 180_000 }, async () => {
@@ -58,7 +55,7 @@ test('with retention off (the default) the services and npm run archive archive 
     const core = await spawnCore(env);
     services.push(core);
     services.push(await spawnService('gateway/src/main.ts', { ...env, PORT: '0', CORE_URL: core.url }));
-    await sleep(2_500);
+    await timingSleep(2_500, 'the services run in child processes on their own archive timers (RETENTION_POLL_MS 100): 25 polls in which an archiver that ignored retention off would have moved documents');
     await Promise.all(services.map(stop));
     const byHand = await runArchive([], { DATA_DIR: data.path });
     assert.equal(byHand.code, 0, byHand.stderr);

@@ -12,6 +12,7 @@ import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import type { Doc, Store } from '../../../kernel/store/types.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 import { GATEWAY_COLLECTIONS } from '../../../gateway/src/audit/collection.ts';
+import { eventually } from '../../helpers/wait.ts';
 
 const DAY = 86_400_000;
 
@@ -128,8 +129,9 @@ export function runArchive(args: string[], env: Record<string, string>, kill?: {
     let exited = false;
     if (kill) {
       void (async () => {
-        while (!exited && !(await kill.when())) await new Promise((r) => setTimeout(r, 10));
-        setTimeout(() => exited || child.kill('SIGKILL'), kill.afterMs);
+        // Polled: the moment is in what the child writes to the store, which it does not announce.
+        const due = await eventually(async () => exited || (await kill.when()), { timeoutMs: 120_000 }).catch(() => false);
+        if (due) setTimeout(() => exited || child.kill('SIGKILL'), kill.afterMs);
       })();
     }
     child.on('exit', (code, signal) => {

@@ -13,6 +13,7 @@ import { startCore } from '../../helpers/core.ts';
 import type { RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, delayTask, job, newVariable, post, startJob, waitFor, workflow } from '../../helpers/engine.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
+import { timingSleep } from '../../helpers/wait.ts';
 
 /** Two automatic tasks that lead into each other, as loops are drawn; the error exit is never taken. */
 const LOOP = workflow('loop', { a1: newVariable('x', 1), a2: newVariable('y', 2) }, [['workflow_start', 'a1'], ['a1', 'a2'], ['a2', 'a1'], ['a1', 'workflow_end', 'error']]);
@@ -51,7 +52,7 @@ describe('a loop without a limit in sight', () => {
     for (let i = 0; i < 20; i += 1) {
       times.push(await liveness(core));
       if (i % 5 === 0) others.push(await startJob(core, 'short'));
-      await new Promise((r) => setTimeout(r, 25));
+      await timingSleep(25, 'a timing test: liveness is sampled over half a second of looping, not in one burst');
     }
     for (const id of others) {
       const ended = await waitFor(async () => {
@@ -62,8 +63,7 @@ describe('a loop without a limit in sight', () => {
       assert.equal(ended, 'complete', `job ${id} beside the loop`);
     }
     const before = await runs(core, loop);
-    await new Promise((r) => setTimeout(r, 200));
-    assert.ok((await runs(core, loop)) > before, 'the loop went on while the core answered');
+    await waitFor(async () => ((await runs(core, loop)) > before ? true : null)).catch(() => assert.fail('the loop did not go on while the core answered'));
     times.sort((a, b) => a - b);
     // Generous for a shared machine: the median and 90th percentile within 100 ms; no answer took a second.
     assert.ok(times[10]! < 100 && times[17]! < 100, `liveness took ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
@@ -99,7 +99,8 @@ describe('a loop without a limit in sight', () => {
     const atCancel = await runs(core, loop);
     const after = await job(core, loop);
     assert.equal(after.status, 'canceled');
-    await new Promise((r) => setTimeout(r, 300));
+    // job() waited for the engine to be idle, which a loop still going never is; nothing is in flight now.
+    await core.core.engine.idle();
     assert.equal(await runs(core, loop), atCancel, 'a task ran after the cancel answered');
     const entries = Object.values(after.tasks) as Array<{ iterations: string[]; iterationsOmitted?: number }>;
     const listed = entries.reduce((n, t) => n + t.iterations.length + (t.iterationsOmitted ?? 0), 0);

@@ -125,7 +125,7 @@ test('revert runs a completed task again from an errored one', async () => {
 test('pause holds progress after the running task finishes, resume continues', async () => {
   const id = await startJob(core, 'slow');
   assert.equal((await post(core, '/jobs/pause', { jobIds: [id] })).status, 200);
-  await new Promise((r) => setTimeout(r, 450));
+  // job() waits for the engine to be idle: the running delay has finished and whatever it would start has started.
   let now = await job(core, id);
   assert.equal(now.status, 'paused');
   assert.equal(now.tasks['d1']!.status, 'complete', 'the running delay finished');

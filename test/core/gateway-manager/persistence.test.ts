@@ -15,6 +15,7 @@ import { request } from '../../helpers/core.ts';
 import { delayTask, workflow } from '../../helpers/engine.ts';
 import { crash, spawnCore } from '../../helpers/process.ts';
 import type { CoreProcess } from '../../helpers/process.ts';
+import { eventually } from '../../helpers/wait.ts';
 
 const PASSWORD = 'gm-persist-password';
 const AG_USER = 'ops';
@@ -68,13 +69,14 @@ async function runJob(core: CoreProcess, name: string): Promise<string> {
   return (res.body as { data: { _id: string } }).data._id;
 }
 
+/** The job once it has ended in the core process (polled: another process's engine cannot be asked to be idle), or as it last was. */
 async function finished(core: CoreProcess, id: string, timeoutMs = 15_000): Promise<Job> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const job = ((await call(core, 'GET', `/operations-manager/jobs/${id}`)).body as { data: Job }).data;
-    if (job.status === 'complete' || job.status === 'error' || Date.now() > until) return job;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let job = null as Job | null;
+  await eventually(async () => {
+    job = ((await call(core, 'GET', `/operations-manager/jobs/${id}`)).body as { data: Job }).data;
+    return job.status === 'complete' || job.status === 'error';
+  }, { timeoutMs, everyMs: 100 }).catch(() => undefined);
+  return job!;
 }
 
 test('two core processes on one SQLite file: one discovers, the other runs the task; one undiscovers, the other no longer can', async () => {
@@ -106,7 +108,7 @@ test('a job interrupted by a kill finds its gateway task after the restart, with
   const wf = workflow('hello-after-restart', { d1: delayTask(1.5), a1b2: script }, [['workflow_start', 'd1'], ['d1', 'a1b2'], ['a1b2', 'workflow_end']]);
   await createWorkflow(first, wf);
   const id = await runJob(first, 'hello-after-restart');
-  await new Promise((r) => setTimeout(r, 300));
+  await eventually(async () => ((await call(first, 'GET', `/operations-manager/jobs/${id}`)).body as { data: { tasks: Record<string, { status: string }> } }).data.tasks['d1']?.status === 'running', { what: 'd1 running' });
   await crash(first);
   const second = await start(dir);
   const job = await finished(second, id);

@@ -12,6 +12,7 @@ import type { RunningCore } from '../../helpers/core.ts';
 import { makeUser, role } from '../../helpers/users.ts';
 import { createOk, fruitPicker, ISO, OBJECT_ID, parameters, sender } from './helpers.ts';
 import type { Json } from './helpers.ts';
+import { eventually } from '../../helpers/wait.ts';
 
 let core: RunningCore;
 let admin: Json;
@@ -114,7 +115,8 @@ test('read, replace and delete one transformation; unknown ids are 404, malforme
   const created = await createOk(send, { ...fruitPicker('Edit Me'), tags: ['t1'] });
   const id = created['_id'] as string;
   assert.deepEqual((await send('GET', `/transformations/${id}`)).body, created);
-  await new Promise((r) => setTimeout(r, 5));
+  // The stamps are milliseconds: the replacement must come in a later one to be told apart.
+  await eventually(() => Date.now() > Date.parse(created['created'] as string), { what: 'the clock past the creation' });
   const replacement = { name: 'Edited', incoming: [], outgoing: [{ $id: 'n', type: 'number' }], mapping: '{"n": 42}' };
   // Clients send back what they read: server fields are accepted and ignored, the same _id too.
   const put = await send('PUT', `/transformations/${id}`, { ...replacement, _id: id, created: 'x', version: 'y' });

@@ -12,6 +12,7 @@ import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, job, startJob, workflow } from '../../helpers/engine.ts';
 import { BASKET, createOk, fruitPicker, parameters, sender } from './helpers.ts';
 import type { Json } from './helpers.ts';
+import { timingSleep } from '../../helpers/wait.ts';
 
 let core: RunningCore;
 let picker: string;
@@ -117,7 +118,7 @@ test('a regular expression that backtracks forever is killed and the core keeps 
   const redos = await withMapping('Backtrack', '{"out": $match($pad("", 34, "a") & "b", /^(a+)+$/)}');
   const started = Date.now();
   const pending = run(redos, {});
-  await new Promise((r) => setTimeout(r, 200));
+  await timingSleep(200, 'a timing test: the read must land while the sandbox worker is backtracking, and the run announces no start to wait for');
   const during = Date.now();
   const read = await send('GET', `/transformations/${picker}`);
   const readTook = Date.now() - during;

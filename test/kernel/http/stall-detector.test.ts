@@ -5,6 +5,9 @@
  * middleware put in front of its routes; for the gateway, the real gateway
  * app, whose legacy and pass-through requests run on node:http outside Koa,
  * in front of a stand-in core that blocks while they wait for it.
+ *
+ * A timing test: the detector is a real interval timer measuring a real
+ * block of the event loop, so the tests wait real time for it to look.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +23,7 @@ import { createLogger } from '../../../kernel/logger.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { createGatewayApp } from '../../../gateway/src/app.ts';
 import { testConfig } from '../../helpers/core.ts';
+import { timingSleep } from '../../helpers/wait.ts';
 
 const BLOCK_MS = 300;
 const lines: Array<Record<string, unknown>> = [];
@@ -43,7 +47,8 @@ function block(ms: number): void {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Two of the detector's checks: the first after a block finds it, the second shows it is not logged twice. */
+const detectorLooks = (): Promise<void> => timingSleep(2 * STALL_CHECK_MS, 'the stall detector is a real interval timer on the event loop; it notices a block only at its next check');
 
 /** The stall warnings naming `requestId`. */
 function stallsOf(requestId: string): Array<Record<string, unknown>> {
@@ -66,7 +71,7 @@ test('a core request that blocks the loop for 300 ms is logged once with its req
     const res = await fetch(`${url}/health/live?token=not-for-logs`, { headers: { 'x-request-id': 'stall-core-1', 'x-test-block': 'yes' } });
     assert.equal(res.status, 200);
     await fetch(`${url}/health/live`, { headers: { 'x-request-id': 'calm-core-1' } });
-    await sleep(100);
+    await detectorLooks();
     const found = stallsOf('stall-core-1');
     assert.equal(found.length, 1, JSON.stringify(lines));
     assert.equal(found[0]!['route'], 'GET /health/live');
@@ -99,7 +104,7 @@ test('the gateway\'s pass-through and legacy requests (node:http, outside Koa) a
   try {
     const counted = stallCount();
     await fetch(`${url}/operations-manager/jobs?limit=1`, { headers: { 'x-request-id': 'stall-pass-1', authorization: 'Bearer x' } });
-    await sleep(100);
+    await detectorLooks();
     const passing = stallsOf('stall-pass-1');
     assert.equal(passing.length, 1, JSON.stringify(lines));
     assert.equal(passing[0]!['route'], 'GET /operations-manager/jobs');
@@ -107,7 +112,7 @@ test('the gateway\'s pass-through and legacy requests (node:http, outside Koa) a
     // No id from the caller: the one the gateway made up is the one logged and answered.
     const legacy = await fetch(`${url}/user-management/roles?limit=1`, { headers: { authorization: 'Bearer x' } });
     await legacy.text();
-    await sleep(100);
+    await detectorLooks();
     const given = legacy.headers.get('x-request-id');
     assert.ok(given);
     // The legacy operation may call the core more than once: each call is a stall, each names it.

@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import Koa from 'koa';
 import { listen, REQUESTS_PER_TURN } from '../../../kernel/http/listen.ts';
 import { takeTurns } from '../../../kernel/http/turns.ts';
+import { nextTurn } from '../../helpers/wait.ts';
 
-const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 const fake = (i: number): [IncomingMessage, ServerResponse] => [{ url: `/${i}` } as IncomingMessage, {} as ServerResponse];
 
 test('a request under light load starts at once', () => {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { newObjectId, plainCollection, SqliteStore } from '../../../kernel/index.ts';
 import { tempDir } from '../../faults/support.ts';
+import { eventually, timingSleep } from '../../helpers/wait.ts';
 
 const data = tempDir('checkpoint-thread');
 after(() => data.remove());
@@ -25,7 +26,7 @@ const MB = 1024 * 1024;
 async function writeMany(store: SqliteStore, tag: string): Promise<void> {
   for (let batch = 0; batch < 60; batch += 1) {
     await store.collection('cluster').insertMany(Array.from({ length: 200 }, (_, i) => ({ _id: newObjectId(), tag, pad: `${PAD}-${batch}-${i}` })));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await timingSleep(10, 'commits spread in time as a busy service makes them, so the checkpoint thread (its own interval, in its own thread) comes round between them');
   }
 }
 
@@ -67,8 +68,8 @@ test('if the checkpoint thread dies, the store\'s connection checkpoints as SQLi
   // The thread's end, as a crash in it would end it.
   const thread = (store as unknown as { checkpoints: { worker: { terminate(): Promise<number> } } }).checkpoints;
   await thread.worker.terminate();
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(await store.checkpointFigures(), null, 'the store knows its thread is gone');
+  // The store hears of the end from the worker's exit event.
+  assert.equal(await eventually(async () => (await store.checkpointFigures()) === null, { timeoutMs: 2000 }).catch(() => false), true, 'the store knows its thread is gone');
   // Nothing would cut a long WAL file back now: background writers must not wait on its size.
   assert.equal(store.roomForBackgroundWrites(), true);
   let largest = 0;
@@ -80,15 +81,8 @@ test('if the checkpoint thread dies, the store\'s connection checkpoints as SQLi
   await store.close();
 });
 
-/** Waits until `check` holds, up to `ms`; answers whether it did. */
-async function eventually(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
-}
+/** Whether `check` comes to hold within `ms`. */
+const holdsWithin = (check: () => boolean, ms: number): Promise<boolean> => eventually(check, { timeoutMs: ms }).catch(() => false);
 
 test('a reader\'s snapshot that keeps the WAL from being started again makes the store ask background writers to wait once the WAL passes 32 MB, and no longer once the reader ends', { timeout: 60_000 }, async () => {
   const dir = join(data.path, 'crowded');
@@ -105,12 +99,12 @@ test('a reader\'s snapshot that keeps the WAL from being started again makes the
   try {
     assert.ok(walSize(dir) > 32 * MB, `the WAL is ${(walSize(dir) / MB).toFixed(1)} MB: the reader did not hold it`);
     assert.ok(asked || !store.roomForBackgroundWrites(), 'past 32 MB of WAL held by a reader, the store still welcomed background writes');
-    assert.equal(await eventually(() => !store.roomForBackgroundWrites(), 2000), true, 'the store kept asking background writers in while the reader held the WAL');
+    assert.equal(await holdsWithin(() => !store.roomForBackgroundWrites(), 2000), true, 'the store kept asking background writers in while the reader held the WAL');
   } finally {
     reader.exec('COMMIT');
     reader.close();
   }
-  assert.equal(await eventually(() => store.roomForBackgroundWrites(), 5000), true, 'the WAL was not started again after the reader ended');
+  assert.equal(await holdsWithin(() => store.roomForBackgroundWrites(), 5000), true, 'the WAL was not started again after the reader ended');
   assert.equal(await store.collection('cluster').count(null), 36_001);
   await store.close();
 });

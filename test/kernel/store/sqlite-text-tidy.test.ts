@@ -19,6 +19,7 @@ import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { TEXT_TOKENIZER } from '../../../kernel/store/sqlite/schema.ts';
 import type { TextTidyOptions } from '../../../kernel/store/sqlite/text-tidy.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
+import { nextTurn } from '../../helpers/wait.ts';
 
 const WORDS = ['upgrade', 'router', 'circuit', 'bgp', 'golden', 'config', 'drift', 'report', 'retire', 'nightly', 'café'];
 const idOf = (n: number): string => n.toString(16).padStart(24, '0');
@@ -186,7 +187,7 @@ function tidyState(file: string): { automerge: number; deletemerge: number; unti
 test('while a tidy runs no write carries its merge on (automatic merging off), and after it automatic merging is back', inDir(async (dir, file) => {
   const store = await churned(dir, { minDeletes: 300, share: 0.1, pagesPerStep: 1 });
   // Between two steps of the tidy (each takes a turn of the event loop).
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   const during = tidyState(file);
   await store.settle();
   const after = tidyState(file);

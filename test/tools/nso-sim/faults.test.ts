@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startNsoSim } from '../../../tools/nso-sim/server.ts';
 import type { NsoSim } from '../../../tools/nso-sim/server.ts';
 import { JSON_HEADERS, JSON_TYPE, simCall } from '../../../tools/nso-sim/test-client.ts';
+import { eventually } from '../../helpers/wait.ts';
 
 let sim: NsoSim;
 const get = (path: string, headers: Record<string, string> = { accept: JSON_TYPE }) => simCall(sim.url, 'GET', path, { headers });
@@ -77,8 +78,10 @@ test('refuse closes connections without an answer until it is switched off', asy
 
 test('refuse also drops a request that is waiting out a delay', async () => {
   sim.setFault({ delayMs: 300 });
+  const arrived = sim.requests.length;
   const pending = get(DEVICE);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // The simulator records a request as it arrives, before its delay.
+  await eventually(() => sim.requests.length > arrived, { what: 'the request at the simulator' });
   sim.setFault({ refuse: true });
   await assert.rejects(pending);
 });
@@ -135,7 +138,7 @@ test('close() does not wait for a request that is still being delayed', async ()
   const slow = await startNsoSim();
   slow.setFault({ delayMs: 10_000 });
   const pending = simCall(slow.url, 'GET', '/restconf').catch((error: unknown) => error);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(() => slow.requests.length > 0, { what: 'the request at the simulator' });
   const started = performance.now();
   await slow.close();
   assert.ok(performance.now() - started < 1000);
