@@ -15,6 +15,9 @@ import { authorizationRoutes } from './authorization/routes.ts';
 import { createAutomationCatalog } from './automation-catalog/index.ts';
 import { JobControl } from './engine/control.ts';
 import { Engine } from './engine/engine.ts';
+import { routeAuthority } from './engine/authority.ts';
+import type { Authority } from './engine/authority.ts';
+import { principalLoader } from './auth/principal.ts';
 import { TaskControl } from './engine/task-control.ts';
 import { findTask } from './engine/tasks/index.ts';
 import { gatewayManagerRoutes } from './gateway-manager/routes.ts';
@@ -61,6 +64,8 @@ export interface Core {
   readonly routes: readonly AnyRoute[];
   readonly auth: AuthService;
   readonly engine: Engine;
+  /** What background work may do for its principal (docs/auth.md); a second scheduler in a test shares it. */
+  readonly authority: Authority;
   readonly gateways: GatewayManager;
   /** Runs due automation-catalog schedules; built stopped, started by main.ts (or a test). */
   readonly automationScheduler: Scheduler;
@@ -77,6 +82,8 @@ export function createCoreApp(deps: CoreDeps): Core {
   const gateways = createGatewayManager(deps);
   const orchestrator = orchestratorManager({ ...deps, observeRelay: metrics?.relay ?? null });
   const transformations = createTransformations(deps.store);
+  // Background work may do what its principal may do over HTTP: the route table (below) says what that is.
+  const authority = routeAuthority(() => routes, principalLoader(deps.store));
   const engine = new Engine({
     store: deps.store,
     logger: deps.logger,
@@ -86,11 +93,12 @@ export function createCoreApp(deps: CoreDeps): Core {
     processTasksOnStart: deps.config.workflowEngine.processTasksOnStart,
     limits: deps.config.workflowEngine,
     services: { relay: orchestrator.relay.call, runTransformation: transformations.run },
+    authority,
     ...(metrics ? { observer: metrics.engine } : {}),
   });
   const jobControl = new JobControl(engine, deps.store);
   const automationCatalog = createAutomationCatalog({ ...deps, workflows: createWorkflowLookup(deps.store), startJob: (name, options, initiator) => engine.startJob(name, options, initiator), pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
-  const omAutomations = createOmAutomations({ ...deps, engine, pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
+  const omAutomations = createOmAutomations({ ...deps, engine, authority, pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
   const profiles = createProfiles({ store: deps.store, logger: deps.logger, release: deps.config.platform.release });
   if (metrics) automationCatalog.scheduler.onRun = omAutomations.scheduler.onRun = metrics.schedulerRun;
   // Every route, in matching order, in this one table. The catalogs (applications, methods, views,
@@ -161,6 +169,7 @@ export function createCoreApp(deps: CoreDeps): Core {
     routes,
     auth,
     engine,
+    authority,
     gateways,
     automationScheduler: automationCatalog.scheduler,
     triggerScheduler: omAutomations.scheduler,

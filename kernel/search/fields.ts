@@ -142,7 +142,7 @@ export const jobs: DocType = Object.freeze({
   ]),
   dereferences: new Set(['groups', 'tasks', 'output', 'accounts.metrics.user']),
   dereferenceOnly: new Set(['output']),
-  internal: new Set(['_rev', '_runs', '_waiting', '_outputs', '_outputKeys', '_inflight', '_taskRuns', '_treeJobs']),
+  internal: new Set(['_rev', '_runs', '_waiting', '_outputs', '_outputKeys', '_inflight', '_taskRuns', '_treeJobs', '_principal']),
 });
 
 export const tasks: DocType = Object.freeze({

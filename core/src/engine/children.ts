@@ -10,6 +10,7 @@ import { LimitError } from './types.ts';
 import type { ChildJobRequest, ChildJobResult } from './types.ts';
 import { limitMessage } from './limits.ts';
 import type { JobDoc } from './working.ts';
+import { principalOfJob } from './stored.ts';
 
 export interface ChildJobDeps {
   startJob(workflow: string, options: StartOptions, initiator: Initiator, parent: JobDoc): Promise<JobDoc>;
@@ -24,7 +25,9 @@ export async function runChildJobs(deps: ChildJobDeps, parent: JobDoc, requests:
   // A root job is depth 0 with ancestors [itself]; its children are depth 1.
   if (parent.ancestors.length > deps.maxChildJobDepth) throw new LimitError(limitMessage('maxChildJobDepth', deps.maxChildJobDepth));
   if (requests.length > 0) await deps.reserve(parent.ancestors[0] ?? parent._id, requests.length);
-  const initiator = { id: parent.metrics.user, username: String(parent.variables['initiator'] ?? 'Pronghorn') };
+  // A child acts for its parent's principal: the same authority, checked again by each of its tasks.
+  const principal = principalOfJob(parent);
+  const initiator = { id: principal.id, kind: principal.kind, username: String(parent.variables['initiator'] ?? 'Pronghorn') };
   const runOne = async (r: ChildJobRequest): Promise<ChildJobResult> => {
     await nextTurn();
     // The parent may have been cancelled while this child waited its turn: then it never starts.

@@ -11,6 +11,7 @@ import type { Engine } from './engine.ts';
 import { END, START } from './types.ts';
 import { ruleFor } from './lifecycle.ts';
 import type { JobAction } from './lifecycle.ts';
+import { initiatorOf } from './new-job.ts';
 import type { StartOptions } from './new-job.ts';
 import type { JobDoc, Working } from './working.ts';
 
@@ -28,7 +29,7 @@ export class JobControl {
   constructor(private readonly engine: Engine, private readonly store: Store) {}
 
   start(workflow: string, options: StartOptions, caller: Caller): Promise<JobDoc> {
-    return this.engine.startJob(workflow, options, { id: caller.id, username: caller.username });
+    return this.engine.startJob(workflow, options, initiatorOf(caller));
   }
 
   /** A job the caller may act on; one it may not see is not found, as in searches. */
@@ -63,7 +64,12 @@ export class JobControl {
     }
   }
 
-  /** Cancels a job and, after it, every descendant job still going. */
+  /**
+   * Cancels a job and, after it, every descendant job still going that the
+   * caller may see. A descendant hidden from the caller (its groups exclude
+   * them) is left running: its owner decides its fate, and the cancel says
+   * nothing of it, as a hidden job is not found (docs/auth.md).
+   */
   private async cancel(jobId: string, caller: Caller): Promise<void> {
     const { result: changed } = await this.engine.mutate(jobId, caller.id, (w) => {
       if (!allowed(w, 'cancel')) return false;
@@ -78,7 +84,9 @@ export class JobControl {
       skip: 0,
       limit: 1000,
     });
-    for (const child of children.docs) if (child['_id'] !== jobId) await this.cancel(child['_id'] as string, caller);
+    for (const child of children.docs) {
+      if (child['_id'] !== jobId && mayAccess(caller, child['groups'])) await this.cancel(child['_id'] as string, caller);
+    }
   }
 
   async revert(jobId: string, fromTask: string, toTask: string, caller: Caller): Promise<void> {

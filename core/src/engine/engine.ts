@@ -19,9 +19,11 @@ import { checkVariables, newJob, normalizeVariables } from './new-job.ts';
 import type { Initiator, StartOptions } from './new-job.ts';
 import { runChildJobs } from './children.ts';
 import type { ChildJobDeps } from './children.ts';
-import { jobsInFlight, nextTurn, normalize } from './stored.ts';
-import { LimitError, START } from './types.ts';
+import { jobsInFlight, nextTurn, normalize, principalOfJob } from './stored.ts';
+import { LimitError, START, TaskError } from './types.ts';
 import type { TaskHandler, TaskOutcome, TaskServices, WorkflowDoc } from './types.ts';
+import type { Authority, Permission } from './authority.ts';
+import { relayPermission, RUN_TRANSFORMATION, START_JOB } from './permissions.ts';
 import { errorMessage, Working } from './working.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
@@ -35,6 +37,8 @@ export interface EngineDeps {
   readonly processTasksOnStart: boolean;
   readonly limits: JobLimits;
   readonly services?: Partial<Pick<TaskServices, 'runTransformation' | 'relay'>>;
+  /** Decides, when a task runs, whether the job's principal may do what the task does outside the store. */
+  readonly authority: Authority;
   readonly now?: () => number;
   /** Told of jobs started and finished and of task durations (the metrics). */
   readonly observer?: EngineObserver;
@@ -194,7 +198,9 @@ export class Engine {
 
   private isPure(job: JobDoc, key: string): boolean {
     const entry = job.tasks[key];
-    return entry !== undefined && this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name)?.pure === true;
+    const handler = entry === undefined ? undefined : this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name);
+    // A task that reaches outside is never run inside a change: its authority is read from the store first.
+    return handler?.pure === true && !handler.reach.outside;
   }
 
   /**
@@ -290,8 +296,8 @@ export class Engine {
       return o;
     };
     const failed = (err: unknown): TaskOutcome => done({ finishState: 'error', outgoing: {}, error: errorMessage(err), ...(err instanceof LimitError ? { fatal: true } : {}) });
-    try {
-      const result = handler.run({
+    const run = (): TaskOutcome | Promise<TaskOutcome> =>
+      handler.run({
         jobId: job._id,
         taskKey: c.key,
         task: entry,
@@ -301,6 +307,9 @@ export class Engine {
         signal: controller.signal,
         services: this.services(job, controller.signal),
       });
+    try {
+      // Checked as the task runs, not when the job started: roles taken away meanwhile count.
+      const result = handler.reach.outside ? this.authorize(job, handler.reach.needs).then(run) : run();
       return result instanceof Promise ? result.then(done, failed) : done(result);
     } catch (err) {
       return failed(err);
@@ -319,12 +328,34 @@ export class Engine {
     }
   }
 
+  /** Rejects with a TaskError naming the missing role when the job's principal may not do this now. */
+  private async authorize(job: JobDoc, needs: Permission): Promise<void> {
+    const refused = await this.deps.authority.refusal(principalOfJob(job), needs);
+    if (refused !== null) throw new TaskError(refused);
+  }
+
+  /**
+   * Each service checks its own permission too, whatever task calls it: a
+   * childJob that transforms its items needs the transformation's role as
+   * well as the start role its marker names.
+   */
   private services(parent: JobDoc, signal: AbortSignal): TaskServices {
     const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is not available in this core`));
+    const runTransformation = this.deps.services?.runTransformation ?? unavailable('The transformations module');
+    const relay = this.deps.services?.relay ?? unavailable('The orchestrator relay');
     return {
-      runChildJobs: (requests, mode) => runChildJobs(this.children, parent, requests, mode, signal),
-      runTransformation: this.deps.services?.runTransformation ?? unavailable('The transformations module'),
-      relay: this.deps.services?.relay ?? unavailable('The orchestrator relay'),
+      runChildJobs: async (requests, mode) => {
+        await this.authorize(parent, START_JOB);
+        return runChildJobs(this.children, parent, requests, mode, signal);
+      },
+      runTransformation: async (id, incoming, options) => {
+        await this.authorize(parent, RUN_TRANSFORMATION);
+        return runTransformation(id, incoming, options);
+      },
+      relay: async (kind, adapterId, body) => {
+        await this.authorize(parent, relayPermission(kind));
+        return relay(kind, adapterId, body);
+      },
     };
   }
 

@@ -7,6 +7,8 @@ import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from './types.ts';
 import type { WorkflowDoc } from './types.ts';
 import type { JobDoc, TaskEntry } from './working.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { PrincipalKind } from '../auth/principal.ts';
 
 export interface StartOptions {
   readonly description?: string;
@@ -21,9 +23,20 @@ export interface StartOptions {
   readonly onTypeMismatch?: (details: readonly ErrorDetail[]) => void;
 }
 
+/**
+ * Who a job acts for (its principal, docs/auth.md): `id` is an account's id,
+ * or a service account's when `kind` says so. Every task that reaches outside
+ * the store checks, when it runs, that this principal may do what it does.
+ */
 export interface Initiator {
   readonly id: string;
   readonly username: string;
+  readonly kind?: PrincipalKind;
+}
+
+/** The initiator for a caller: the caller acts for itself. */
+export function initiatorOf(caller: Caller): Initiator {
+  return { id: caller.id, username: caller.username, kind: caller.principal };
 }
 
 /**
@@ -93,5 +106,6 @@ export function newJob(workflow: WorkflowDoc, options: StartOptions, initiator: 
     _outputs: {},
     _outputKeys: properties ? Object.keys(properties) : null,
     _taskRuns: 0,
+    _principal: { kind: initiator.kind ?? 'account', id: initiator.id },
   };
 }

@@ -5,6 +5,7 @@
 import { jobs as jobType } from '../../../kernel/index.ts';
 import type { Condition, FieldDef, Store } from '../../../kernel/index.ts';
 import type { JobDoc } from './working.ts';
+import type { PrincipalRef } from '../auth/principal.ts';
 
 /** The engine's own marker; not a search field, so clients cannot filter on it. */
 const INFLIGHT: FieldDef = { path: '_inflight', type: 'boolean', array: false, arrayOfObjects: null, dateEncoding: null, sortable: false, textSearch: false };
@@ -17,6 +18,11 @@ const INFLIGHT: FieldDef = { path: '_inflight', type: 'boolean', array: false, a
 export function normalize(stored: JobDoc): JobDoc {
   const runs = stored._taskRuns ?? Object.values(stored.tasks ?? {}).reduce((n, t) => n + (t.iterations?.length ?? 0) + (t.iterationsOmitted ?? 0), 0);
   return { ...stored, _taskRuns: runs, _runs: stored._runs ?? {}, _waiting: stored._waiting ?? [], _outputs: stored._outputs ?? {}, _outputKeys: stored._outputKeys ?? null, error: stored.error ?? [], watchers: stored.watchers ?? [], groups: stored.groups ?? [] };
+}
+
+/** Who a job acts for; a job stored before principals were recorded acts for the account that started it. */
+export function principalOfJob(job: JobDoc): PrincipalRef {
+  return job._principal ?? { kind: 'account', id: job.metrics.user };
 }
 
 /** Running jobs with claimed iterations, a page at a time. */

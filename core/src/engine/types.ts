@@ -3,6 +3,7 @@
  * (the real platform's workflow document, as `docs/lifecycle.md` describes it), and the one small interface every
  * task handler implements.
  */
+import type { Permission } from './authority.ts';
 
 /** Finish states a task can end with; each picks the transitions to follow. */
 export type FinishState = 'success' | 'failure' | 'error' | 'loop';
@@ -129,8 +130,21 @@ export interface TaskHandler {
    * leave it unset and run only after their claim is committed.
    */
   readonly pure?: boolean;
+  /**
+   * Whether it acts outside the store (an orchestrator, a gateway, a
+   * transformation, another job), and then the route method whose roles its
+   * job's principal must hold when it runs (docs/auth.md). Required, so no
+   * task can reach out without saying so.
+   */
+  readonly reach: TaskReach;
   run(ctx: TaskContext): TaskOutcome | Promise<TaskOutcome>;
 }
+
+/** A task's reach: only its outcome, or outside the store with the permission that needs. */
+export type TaskReach = { readonly outside: false } | { readonly outside: true; readonly needs: Permission };
+
+/** The reach of a task whose only effect is its outcome. */
+export const INSIDE_STORE: TaskReach = { outside: false };
 
 /** Thrown by a handler for bad input; the task ends in `error` with this message. */
 export class TaskError extends Error {}

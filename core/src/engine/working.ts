@@ -13,6 +13,7 @@ import { END, START, VAR_REFERENCE } from './types.ts';
 import type { FinishState, TaskOutcome, WorkflowTask } from './types.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
+import type { PrincipalRef } from '../auth/principal.ts';
 
 /** An iteration in flight: claimed (the task is running) and not finished. */
 export interface Run {
@@ -59,6 +60,8 @@ export interface JobDoc {
   _taskRuns: number;
   /** On a root job: the jobs of its tree started so far (itself included), counted against `maxJobsPerTree`. */
   _treeJobs?: number;
+  /** Who the job acts for (new-job.ts); jobs stored before it existed act for `metrics.user`. */
+  _principal?: PrincipalRef;
   [key: string]: unknown;
 }
 

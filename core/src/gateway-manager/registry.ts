@@ -18,7 +18,7 @@ import { DuplicateKeyError, isPlainObject } from '../../../kernel/index.ts';
 import type { Doc, Store } from '../../../kernel/index.ts';
 import { ACTION_KINDS } from './client.ts';
 import type { ActionKind, DiscoveredAction } from './client.ts';
-import { actionTask, taskName } from './tasks.ts';
+import { actionTask, GATEWAY_ACTION_REACH, taskName } from './tasks.ts';
 import type { ExecuteAction } from './tasks.ts';
 
 export interface AdapterDiscovery {
@@ -61,6 +61,7 @@ export class DiscoveredTasks {
       name,
       app,
       type: 'automatic',
+      reach: GATEWAY_ACTION_REACH,
       incoming: kind === 'script' ? ['args'] : ['args', 'hosts', 'groups'],
       outgoing: ['result'],
       run: async (ctx) => {

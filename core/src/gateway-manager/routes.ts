@@ -14,7 +14,7 @@ import { answer, arrayOf, closed, INTEGER, joiParams, oneOfValues, routeHelper, 
 import type { AnswerShape, AnyRoute } from '../../../kernel/index.ts';
 import type { GatewayManager } from './service.ts';
 
-const PROVENANCE = 'AGManager';
+export const PROVENANCE = 'AGManager';
 /** The application's admin role only (admins, through the `admins` group). */
 const AG_MANAGER_ROLES = ['admin'];
 const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });

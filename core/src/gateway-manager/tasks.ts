@@ -12,12 +12,19 @@
  */
 import { errorOf, optionalObject } from '../engine/tasks/shared.ts';
 import { TaskError } from '../engine/types.ts';
-import type { TaskContext, TaskHandler } from '../engine/types.ts';
+import type { TaskContext, TaskHandler, TaskReach } from '../engine/types.ts';
 import type { ActionKind, DiscoveredAction } from './client.ts';
 import { isPlainObject } from '../../../kernel/index.ts';
+import { PROVENANCE as AG_MANAGER } from './routes.ts';
 
 /** Runs an action on an adapter; rejects with a message when it cannot. */
 export type ExecuteAction = (adapterId: string, kind: ActionKind, name: string, body: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * The gateway manager has no route that runs an action; reading what an adapter offers is the least of its routes
+ * (all admin-only), so running an action through a job needs at least what that needs over HTTP.
+ */
+export const GATEWAY_ACTION_REACH: TaskReach = { outside: true, needs: { provenance: AG_MANAGER, method: 'discoverModules' } };
 
 export function taskName(action: Pick<DiscoveredAction, 'kind' | 'name'>): string {
   return `${action.kind}:${action.name}`;
@@ -55,6 +62,7 @@ export function actionTask(adapterId: string, action: DiscoveredAction, execute:
     name: taskName(action),
     app: adapterId,
     type: 'automatic',
+    reach: GATEWAY_ACTION_REACH,
     incoming: action.kind === 'script' ? ['args'] : ['args', 'hosts', 'groups'],
     outgoing: ['result'],
     async run(ctx) {

@@ -5,6 +5,7 @@
 import type { Caller } from '../auth/caller.ts';
 import type { Engine } from '../engine/engine.ts';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
+import { initiatorOf } from '../engine/new-job.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../../../kernel/index.ts';
 import type { Doc } from '../../../kernel/index.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
@@ -39,7 +40,8 @@ export async function invokeServiceOrder(deps: OrderDeps, body: OrderBody, calle
     throw new ValidationError(`Service ${service.name} cannot be ordered: no workflow is named ${service.workflow}`, [{ parameter: 'workflow', message: `no workflow is named ${service.workflow}` }]);
   }
   const options = { variables: body.formData, ...(body.description !== undefined ? { description: body.description } : {}) };
-  const job = await deps.engine.startJob(service.workflow, options, { id: caller.id, username: caller.username });
+  // The order acts for the caller who placed it; whoever wrote the service lends it no authority.
+  const job = await deps.engine.startJob(service.workflow, options, initiatorOf(caller));
   const shown: Doc = { ...job };
   for (const key of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[key];
   return shown;

@@ -29,6 +29,7 @@ import { TaskError } from '../types.ts';
 import type { ChildJobRequest, ChildJobResult, TaskContext, TaskHandler, TaskOutcome } from '../types.ts';
 import { optionalObject, requireString, resolveReference, undefinedToNull } from './shared.ts';
 import { isPlainObject } from '../../../../kernel/index.ts';
+import { START_JOB } from '../permissions.ts';
 
 type LoopType = '' | 'parallel' | 'sequential';
 
@@ -97,6 +98,8 @@ export const childJob: TaskHandler = {
   name: 'childJob',
   app: 'WorkFlowEngine',
   type: 'automatic',
+  // Starting a job is what POST /operations-manager/jobs/start needs; a transformation of the items needs its own (the engine checks it).
+  reach: { outside: true, needs: START_JOB },
   incoming: ['task', 'workflow', 'variables', 'data_array', 'transformation', 'loopType'],
   outgoing: ['job_details'],
   async run(ctx) {

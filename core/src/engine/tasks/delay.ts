@@ -10,7 +10,7 @@
  * engine turns it into an `error` outcome with that message.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TaskError } from '../types.ts';
+import { INSIDE_STORE, TaskError } from '../types.ts';
 import type { TaskHandler, TaskOutcome } from '../types.ts';
 
 /** Node fires longer timers at once (with a warning), so long delays wait in slices. */
@@ -30,6 +30,7 @@ export const delay: TaskHandler = {
   name: 'delay',
   app: 'WorkFlowEngine',
   type: 'operation',
+  reach: INSIDE_STORE,
   incoming: ['time'],
   outgoing: ['time_in_milliseconds'],
   async run(ctx) {

@@ -13,7 +13,7 @@
  * Bad input (unknown operator, operands that cannot be ordered) throws a
  * TaskError; the engine turns it into an `error` outcome with that message.
  */
-import { TaskError } from '../types.ts';
+import { INSIDE_STORE, TaskError } from '../types.ts';
 import type { TaskContext, TaskHandler } from '../types.ts';
 import { compare, isOperator, OPERATORS } from './evaluation-operators.ts';
 import { optionalBoolean, resolveReference } from './shared.ts';
@@ -54,6 +54,7 @@ export const evaluation: TaskHandler = {
   name: 'evaluation',
   app: 'WorkFlowEngine',
   type: 'automatic',
+  reach: INSIDE_STORE,
   incoming: ['all_true_flag', 'evaluation_groups'],
   outgoing: ['return_value'],
   pure: true,

@@ -18,7 +18,7 @@
  * A data_array that is not an array throws a TaskError; the engine turns it
  * into an `error` outcome with that message.
  */
-import { TaskError } from '../types.ts';
+import { INSIDE_STORE, TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
 import { ownValue, undefinedToNull } from './shared.ts';
 
@@ -32,6 +32,7 @@ export const forEach: TaskHandler = {
   name: 'forEach',
   app: 'WorkFlowEngine',
   type: 'automatic',
+  reach: INSIDE_STORE,
   incoming: ['data_array'],
   outgoing: ['current_item'],
   pure: true,

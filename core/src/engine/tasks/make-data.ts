@@ -9,7 +9,7 @@
  * value, or a result that does not read as the outputType, throws a
  * TaskError; the engine turns it into an `error` outcome with that message.
  */
-import { TaskError } from '../types.ts';
+import { INSIDE_STORE, TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
 import { optionalObject, ownValue } from './shared.ts';
 
@@ -58,6 +58,7 @@ export const makeData: TaskHandler = {
   name: 'makeData',
   app: 'WorkFlowEngine',
   type: 'automatic',
+  reach: INSIDE_STORE,
   incoming: ['input', 'outputType', 'variables'],
   outgoing: ['output'],
   pure: true,

@@ -8,7 +8,7 @@
  * entry with the same key wins. Bad input throws a TaskError; the engine turns
  * it into an `error` outcome with that message.
  */
-import { TaskError } from '../types.ts';
+import { INSIDE_STORE, TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
 import { resolveReference } from './shared.ts';
 import { isPlainObject } from '../../../../kernel/index.ts';
@@ -17,6 +17,7 @@ export const merge: TaskHandler = {
   name: 'merge',
   app: 'WorkFlowEngine',
   type: 'automatic',
+  reach: INSIDE_STORE,
   incoming: ['data_to_merge'],
   outgoing: ['merged_object'],
   pure: true,

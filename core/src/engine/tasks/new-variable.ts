@@ -5,6 +5,7 @@
  * Bad input throws a TaskError; the engine turns any throw or rejection of a
  * handler into an `error` outcome carrying its message.
  */
+import { INSIDE_STORE } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
 import { requireVariableName, undefinedToNull } from './shared.ts';
 
@@ -12,6 +13,7 @@ export const newVariable: TaskHandler = {
   name: 'newVariable',
   app: 'WorkFlowEngine',
   type: 'operation',
+  reach: INSIDE_STORE,
   incoming: ['name', 'value'],
   outgoing: ['value'],
   pure: true,

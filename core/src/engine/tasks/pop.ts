@@ -7,6 +7,7 @@
  * A variable holding something other than an array throws a TaskError; the
  * engine turns it into an `error` outcome with that message.
  */
+import { INSIDE_STORE } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
 import { readJobArray } from './job-array.ts';
 
@@ -14,6 +15,7 @@ export const pop: TaskHandler = {
   name: 'pop',
   app: 'WorkFlowEngine',
   type: 'operation',
+  reach: INSIDE_STORE,
   incoming: ['job_variable'],
   outgoing: ['item'],
   pure: true,

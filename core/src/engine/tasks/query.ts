@@ -13,7 +13,7 @@
  * Bad input (a malformed path, a non-boolean pass_on_null) throws a TaskError;
  * the engine turns it into an `error` outcome with that message.
  */
-import { TaskError } from '../types.ts';
+import { INSIDE_STORE, TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
 import { optionalBoolean, ownValue } from './shared.ts';
 
@@ -53,6 +53,7 @@ export const query: TaskHandler = {
   name: 'query',
   app: 'WorkFlowEngine',
   type: 'automatic',
+  reach: INSIDE_STORE,
   incoming: ['pass_on_null', 'query', 'obj'],
   outgoing: ['return_data'],
   pure: true,

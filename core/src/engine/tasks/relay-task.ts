@@ -12,6 +12,7 @@
  * with objects), so an error transition can take it. Bad input throws a
  * TaskError; the engine turns it into an `error` outcome with that message.
  */
+import { relayPermission } from '../permissions.ts';
 import type { TaskHandler } from '../types.ts';
 import { errorOf, optionalObject, requireString } from './shared.ts';
 
@@ -23,6 +24,8 @@ export function relayTask(kind: 'restAction' | 'restQuery', app: RelayTaskApp = 
     name: kind,
     app,
     type: 'automatic',
+    // The relay route of the same name: what a caller needs to make this call over HTTP.
+    reach: { outside: true, needs: relayPermission(kind) },
     incoming: withBody ? ['adapterId', 'params', 'body'] : ['adapterId', 'params'],
     outgoing: ['result'],
     async run(ctx) {

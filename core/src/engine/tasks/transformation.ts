@@ -8,6 +8,7 @@
  * when that is not an Error), so a workflow's error transition can take it.
  * Bad input throws a TaskError; the engine turns it into an `error` outcome.
  */
+import { RUN_TRANSFORMATION } from '../permissions.ts';
 import type { TaskHandler } from '../types.ts';
 import { errorOf, optionalBoolean, optionalObject, requireString } from './shared.ts';
 
@@ -15,6 +16,7 @@ export const transformation: TaskHandler = {
   name: 'transformation',
   app: 'WorkFlowEngine',
   type: 'automatic',
+  reach: { outside: true, needs: RUN_TRANSFORMATION },
   incoming: ['tr_id', 'variableMap', 'options'],
   outgoing: ['output'],
   async run(ctx) {

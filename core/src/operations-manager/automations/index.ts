@@ -4,6 +4,7 @@
  * like the automation catalog's; the entry point starts it.
  */
 import type { Engine } from '../../engine/engine.ts';
+import type { Authority } from '../../engine/authority.ts';
 import type { AnyRoute, Logger, Store } from '../../../../kernel/index.ts';
 import type { Scheduler } from '../../scheduler/scheduler.ts';
 import { createWorkflowLookup } from '../../workflows/lookup.ts';
@@ -20,6 +21,8 @@ import type { ListLimits } from '../../http/list-query.ts';
 export interface OmAutomationsDeps {
   readonly store: Store;
   readonly engine: Engine;
+  /** What a schedule's principal may do (run.ts). */
+  readonly authority: Authority;
   readonly logger: Logger;
   readonly pollMs: number;
   /** The largest page a list gives (the config's `search.maxLimit`). */
@@ -42,7 +45,7 @@ export function createOmAutomations(deps: OmAutomationsDeps): OmAutomationsModul
   const workflows = createWorkflowLookup(deps.store);
   const triggers = new TriggerService({ store: deps.store, graceMs, ...now });
   const automations = new AutomationService({ store: deps.store, workflows, triggers, ...now });
-  const runner = automationRunner({ store: deps.store, engine: deps.engine, workflows });
+  const runner = automationRunner({ store: deps.store, engine: deps.engine, workflows, authority: deps.authority });
   const migration = { store: deps.store, workflows, automations, triggers, logger: deps.logger, ...now };
   return {
     routes: [...automationRoutes(automations, migration, deps.limits), ...triggerRoutes(triggers, deps.limits), ...triggerRunRoutes(triggers, runner)],

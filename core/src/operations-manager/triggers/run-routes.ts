@@ -12,6 +12,7 @@ import { envelope } from '../automations/om-list.ts';
 import { OM_WRITE_ROLES, omRoute } from '../route.ts';
 import type { TriggerDoc } from './model.ts';
 import type { AutomationRunner } from './run.ts';
+import { initiatorOf } from '../../engine/new-job.ts';
 import type { TriggerService } from './service.ts';
 import { JOB } from '../answers.ts';
 
@@ -48,7 +49,8 @@ export function triggerRunRoutes(service: TriggerService, runner: AutomationRunn
         if (!trigger) throw new NotFoundError(`No endpoint trigger serves POST ${params.routeName}`);
         if (!trigger.enabled) throw new BadRequestError(`Endpoint trigger ${trigger.name} (${trigger._id}) is disabled`);
         checkBody(trigger, body);
-        const job = await runner.run(trigger, asVariables(body), { id: ctx.caller!.id, username: ctx.caller!.username });
+        // The caller acts for themselves: posting to someone's endpoint lends none of their authority.
+        const job = await runner.run(trigger, asVariables(body), initiatorOf(ctx.caller!));
         return envelope(STARTED, job);
       },
     }),
@@ -67,7 +69,7 @@ export function triggerRunRoutes(service: TriggerService, runner: AutomationRunn
         const trigger = await service.get(params.id);
         if (trigger.type !== 'manual') throw new BadRequestError(`Trigger ${trigger.name} (${trigger._id}) is a ${trigger.type} trigger, not a manual one`);
         if (!trigger.enabled) throw new BadRequestError(`Manual trigger ${trigger.name} (${trigger._id}) is disabled`);
-        const job = await runner.run(trigger, body.formData, { id: ctx.caller!.id, username: ctx.caller!.username });
+        const job = await runner.run(trigger, body.formData, initiatorOf(ctx.caller!));
         return envelope(STARTED, job);
       },
     }),

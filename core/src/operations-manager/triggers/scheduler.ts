@@ -27,12 +27,6 @@ function decision(doc: Doc, at: number, graceMs: number): ReturnType<typeof deci
   return decide({ nextRunAt: t.nextRunAt, repeatInterval: t.repeatInterval ?? null, processMissedRuns: (t.processMissedRuns ?? 'none') as MissedRuns }, at, graceMs);
 }
 
-/** The account a scheduled job is started as: whoever last changed the trigger. */
-async function initiatorOf(store: Store, t: TriggerDoc): Promise<{ id: string; username: string }> {
-  const account = t.lastUpdatedBy ? await store.collection('accounts').findById(t.lastUpdatedBy) : null;
-  return { id: t.lastUpdatedBy ?? 'scheduler', username: typeof account?.['username'] === 'string' ? account['username'] : 'scheduler' };
-}
-
 export function triggerScheduler(deps: TriggerSchedulerDeps): Scheduler {
   const now = deps.now ?? Date.now;
   const field = (path: string) => triggerType.fields.get(path)!;
@@ -51,7 +45,8 @@ export function triggerScheduler(deps: TriggerSchedulerDeps): Scheduler {
         deps.logger.info('schedule trigger skipped missed runs', { trigger: t._id, nextRunAt: d?.nextRunAt ?? null });
         return;
       }
-      const job = await deps.runner.run(t, {}, await initiatorOf(deps.store, t));
+      // Acts for whoever last changed what it runs (run.ts); a refusal is this run's failure, recorded on the trigger.
+      const job = await deps.runner.runScheduled(t);
       deps.logger.info('schedule trigger started a job', { trigger: t._id, automation: t.actionId, jobId: job['_id'] });
     },
     next: (doc, ranAt) => decision(doc, ranAt, deps.graceMs)?.nextRunAt ?? null,
