@@ -38,7 +38,7 @@ function fromRegex(field: string, pattern: unknown, options: unknown): [Filter, 
 
 function condition(field: string, value: unknown): [Filter, string] {
   if (scalar(value)) return ['equals', String(value)];
-  if (isPlainObject(value) && '$regex' in value) return fromRegex(field, value['$regex'], value['$options']);
+  if (isPlainObject(value) && Object.hasOwn(value, '$regex')) return fromRegex(field, value['$regex'], value['$options']);
   if (isPlainObject(value) && Object.keys(value).length === 1 && scalar(value['$eq'])) return ['equals', String(value['$eq'])];
   throw new LegacyFailure(`The filter on ${field} cannot be expressed: only equality and literal text matches can`);
 }

@@ -1,0 +1,59 @@
+/**
+ * The gateway's calls to the core take no option from `Object.prototype`
+ * (gateway/src/request-options.ts): with `hostname` planted there, as the
+ * legacy projection of issue 26 once did, a rewritten call still reaches
+ * the core and nothing reaches [::1] (the pass-through builds its options
+ * the same way).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCoreClient } from '../../gateway/src/core-client.ts';
+import { coreRequestOptions } from '../../gateway/src/request-options.ts';
+
+function listen(server: Server, host: string, port = 0): Promise<number> {
+  return new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve((server.address() as AddressInfo).port)));
+}
+
+test('with hostname, port and headers planted on Object.prototype, a call to the core still goes to the core', async (t) => {
+  const seen: string[] = [];
+  const core = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  const port = await listen(core, '127.0.0.1');
+  const impostorSaw: string[] = [];
+  const impostor = createServer((req, res) => {
+    impostorSaw.push(`${req.method} ${req.url}`);
+    res.writeHead(200).end('{}');
+  });
+  await listen(impostor, '::1', port);
+  const client = createCoreClient(`http://127.0.0.1:${port}`, 5000);
+  const proto = Object.prototype as Record<string, unknown>;
+  t.after(() => {
+    for (const key of ['hostname', 'x-rt-polluted']) delete proto[key];
+    client.close();
+    core.close();
+    impostor.close();
+  });
+  // Planted for this test only, and removed in t.after whatever happens.
+  proto['hostname'] = '::1';
+  proto['x-rt-polluted'] = 'yes';
+  const answer = await client.forCaller({ authorization: 'Bearer t' })({ method: 'GET', path: '/operations-manager/jobs', query: { limit: '1' }, body: undefined });
+  delete proto['hostname'];
+  delete proto['x-rt-polluted'];
+  assert.equal(answer.status, 200);
+  assert.deepEqual(seen, ['GET /operations-manager/jobs?limit=1']);
+  assert.deepEqual(impostorSaw, []);
+});
+
+test('the options name every address option as an own property, the IPv6 host without brackets', () => {
+  const options = coreRequestOptions(new URL('http://[::1]:3001'), 'GET', '/x', {}, undefined as never);
+  for (const key of ['hostname', 'port', 'socketPath', 'localAddress', 'lookup', 'family', 'auth', 'createConnection', 'protocol', 'defaultPort', 'setHost', 'headers', 'path', 'method']) {
+    assert.ok(Object.hasOwn(options, key), key);
+  }
+  assert.equal(options.hostname, '::1');
+  assert.equal(options.port, 3001);
+});
