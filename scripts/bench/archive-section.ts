@@ -18,7 +18,7 @@ import type { Panel } from './plot.ts';
 import { buildQueryMix, runQueryMix } from './search.ts';
 import type { QueryResult } from './search.ts';
 import { ms } from './stats.ts';
-import type { Goal } from './summary.ts';
+import type { Reading } from './goals.ts';
 import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
 
 interface ArchiveRun {
@@ -95,7 +95,7 @@ async function freshCopy(sourceDir: string, jobCount: number, workDir: string): 
   copyFileSync(join(sourceDir, 'iap.sqlite'), join(workDir, 'iap.sqlite'));
 }
 
-export async function archiveSection(jobCount: number, runs: number, searchDataDir: string): Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }> {
+export async function archiveSection(jobCount: number, runs: number, searchDataDir: string): Promise<{ markdown: string; panels: Panel[]; readings: Reading[] }> {
   const workDir = resolve(searchDataDir, '..', 'archive');
   await freshCopy(searchDataDir, jobCount, workDir);
   const config = await loadConfig({ env: { ...process.env, DATA_DIR: workDir, MONGO_URL: '' } });
@@ -175,13 +175,11 @@ export async function archiveSection(jobCount: number, runs: number, searchDataD
     series: ['cold, no archiver', 'cold, archiver', 'warm, no archiver', 'warm, archiver'],
     groups: idle.map((r, i) => ({ label: r.name, values: [r.http[0]!.p50, busy[i]!.http[0]!.p50, r.http[1]!.p50, busy[i]!.http[1]!.p50] })),
   }];
-  const goals: Goal[] = [{
-    section: 'archive',
-    figure: 'archiver event loop delay p99 (ms), alone · beside the mix; documents/s',
-    baseline: `idle Node process p99 ${idleLoopDelay.p99.toFixed(1)} ms`,
-    measured: `${alone.loopP99.toFixed(1)} · ${beside.loopP99.toFixed(1)}; ${alone.perSecond} · ${beside.perSecond} documents/s`,
-    goal: 'a few ms per batch',
-    met: Math.max(alone.loopP99, beside.loopP99) <= 10,
+  const readings: Reading[] = [{
+    key: 'archive.loop-p99',
+    figure: Math.max(alone.loopP99, beside.loopP99),
+    baseline: idleLoopDelay.p99,
+    shown: `${alone.loopP99.toFixed(1)} · ${beside.loopP99.toFixed(1)} (alone · beside the mix); ${alone.perSecond} · ${beside.perSecond} documents/s`,
   }];
-  return { markdown, panels, goals };
+  return { markdown, panels, readings };
 }

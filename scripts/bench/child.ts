@@ -18,10 +18,11 @@ export interface Started {
 /**
  * Starts a service and waits for its "listening" log line, which carries the port. With `cpus` (a `taskset` list,
  * `"1"`), every thread of the service runs only there; `taskset` execs Node, so the child's pid is the service's.
+ * `nodeArgs` go to Node itself (`--cpu-prof`, which NODE_OPTIONS may not carry).
  */
-export function startService(script: string, env: Record<string, string>, cpus: string | null = null): Promise<Started> {
+export function startService(script: string, env: Record<string, string>, cpus: string | null = null, nodeArgs: readonly string[] = []): Promise<Started> {
   return new Promise((resolve, reject) => {
-    const node = [process.execPath, '--import', 'tsx', script];
+    const node = [process.execPath, ...nodeArgs, '--import', 'tsx', script];
     const [command, ...args] = cpus === null ? node : ['taskset', '-c', cpus, ...node];
     const child = spawn(command!, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     let buffer = '';

@@ -15,7 +15,13 @@ export interface PacedResult extends Summary {
   readonly late: number;
 }
 
-export async function paced(url: string, headers: Record<string, string>, rate: number, seconds: number): Promise<PacedResult> {
+/** A request other than a GET: its method and body (sent with the given headers). */
+export interface PacedBody {
+  readonly method: string;
+  readonly body: string;
+}
+
+export async function paced(url: string, headers: Record<string, string>, rate: number, seconds: number, send: PacedBody | null = null): Promise<PacedResult> {
   const target = new URL(url);
   const agent = new Agent({ keepAlive: true, maxSockets: 128 });
   const samples: number[] = [];
@@ -24,11 +30,11 @@ export async function paced(url: string, headers: Record<string, string>, rate: 
   const total = Math.round(rate * seconds);
   const started = performance.now();
   const pending: Promise<void>[] = [];
-  const send = (due: number): Promise<void> =>
+  const fire = (due: number): Promise<void> =>
     new Promise((resolve) => {
       // Sent late (the client fell behind): timed from when it was due, so the wait counts. Sent early: from now.
       const from = Math.min(due, performance.now());
-      const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers, agent }, (res) => {
+      const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: send?.method ?? 'GET', headers, agent }, (res) => {
         res.on('data', () => undefined);
         res.on('end', () => {
           if ((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300) samples.push(performance.now() - from);
@@ -40,14 +46,14 @@ export async function paced(url: string, headers: Record<string, string>, rate: 
         errors += 1;
         resolve();
       });
-      req.end();
+      req.end(send?.body);
     });
   for (let i = 0; i < total; i += 1) {
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     else if (wait < -5) late += 1;
-    pending.push(send(due));
+    pending.push(fire(due));
   }
   await Promise.all(pending);
   agent.destroy();

@@ -1,21 +1,25 @@
 /**
  * The relay section of `npm run bench`: a restQuery through the core's relay
- * beside the same RESTCONF GET sent to the orchestrator stand-in directly.
- * The stand-in and the core are real processes; autocannon gives throughput
- * and its (whole-millisecond) percentiles, and a sequential timed run with
- * sub-millisecond resolution gives the p50 the goal is judged on.
+ * beside its floor (a bare Node relay, floors/bare-relay.ts) and the same
+ * RESTCONF GET sent to the orchestrator stand-in directly. All are real
+ * processes. Saturated (autocannon) and at a moderate fixed rate (paced),
+ * with the CPU each request costs the relay and the stand-in; and one call at
+ * a time with sub-millisecond resolution, for the p50 the relay adds.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
 import { login, startService } from './child.ts';
 import type { Started } from './child.ts';
+import { goalLine, goalTable } from './goals.ts';
+import type { Reading } from './goals.ts';
+import { moderateRate, moderateRounds, saturated, us } from './hot-path.ts';
+import type { LoadResult, Target } from './hot-path.ts';
+import { mainProfileIn, profileShares, sharesTable } from './profile-summary.ts';
 import { ms, summarize, timeRuns } from './stats.ts';
 import type { Panel } from './plot.ts';
-import type { Goal } from './summary.ts';
 import type { Summary } from './stats.ts';
 
 const NSO_USER = 'bench-nso';
@@ -23,21 +27,6 @@ const NSO_PASSWORD = 'bench-nso-password';
 const ADAPTER = 'Bench NSO';
 const PATH = '/restconf/data/tailf-ncs:devices/device=ce0';
 const ACCEPT = 'application/yang-data+json';
-const CONNECTIONS = 10;
-
-interface Target {
-  readonly name: string;
-  readonly url: string;
-  readonly init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
-}
-
-interface Load {
-  readonly name: string;
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly errors: number;
-}
 
 /** The stand-in in its own process, so autocannon's work does not slow its answers. */
 function startSim(): Promise<Started> {
@@ -62,93 +51,144 @@ process.on('SIGTERM', () => sim.close().then(() => process.exit(0)));`;
   });
 }
 
-async function load(target: Target, seconds: number): Promise<Load> {
-  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration: seconds, ...target.init });
-  const errors = result.errors + result.timeouts + result.non2xx;
-  console.log(`${target.name}: ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, errors ${errors}`);
-  return { name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
-}
-
-async function fetchOk(target: Target): Promise<void> {
-  const res = await fetch(target.url, target.init);
+async function fetchOk(target: Target): Promise<string> {
+  const res = await fetch(target.url, { method: target.method, headers: target.headers, ...(target.body === undefined ? {} : { body: target.body }) });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${target.name} answered ${res.status}: ${text.slice(0, 200)}`);
+  return text;
 }
 
-/** One call at a time, the two targets alternating so that drift in the machine's load hits both alike. */
-async function sequential(direct: Target, relay: Target, runs: number): Promise<[Summary, Summary]> {
-  const samples: [number[], number[]] = [[], []];
-  const all = await timeRuns(runs * 2, 100, (i) => fetchOk(i % 2 === 0 ? direct : relay));
-  all.forEach((sample, i) => samples[i % 2]!.push(sample));
-  return [summarize(samples[0]), summarize(samples[1])];
+/** One call at a time, the targets taking turns so that drift in the machine's load hits all alike. */
+async function sequential(targets: readonly Target[], runs: number): Promise<Summary[]> {
+  const samples: number[][] = targets.map(() => []);
+  const all = await timeRuns(runs * targets.length, 100, (i) => fetchOk(targets[i % targets.length]!).then(() => undefined));
+  all.forEach((sample, i) => samples[i % targets.length]!.push(sample));
+  return samples.map(summarize);
 }
 
-export async function relaySection(seconds: number): Promise<{ markdown: string; panels: Panel[]; goals: Goal[] }> {
+/** Node's arguments for a process to profile: a V8 CPU profile is written into `dir` when it exits. */
+export function profiling(dir: string | null): string[] {
+  return dir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
+/** Stops processes and waits for them to exit (a profiled one writes its profile then). */
+export async function stopAll(started: ReadonlyArray<Started | null>): Promise<void> {
+  const live = started.filter((p): p is Started => p !== null && p.child.exitCode === null);
+  const exited = live.map((p) => new Promise((r) => p.child.once('exit', r)));
+  for (const p of live) p.child.kill('SIGTERM');
+  await Promise.race([Promise.all(exited), new Promise((r) => setTimeout(r, 10_000))]);
+}
+
+const ROUNDS = 3;
+const CONNECTIONS = 10;
+
+export async function relaySection(seconds: number, profileDir: string | null): Promise<{ markdown: string; panels: Panel[]; readings: Reading[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-relay-'));
   const sim = await startSim();
   const simUrl = `http://127.0.0.1:${sim.port}`;
   const adapters = [{ name: ADAPTER, type: 'nso', baseUrl: simUrl, credentials: { username: NSO_USER, password: NSO_PASSWORD }, timeoutMs: 10000 }];
   const env = { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password', ADAPTERS: JSON.stringify(adapters) };
   let core: Started | null = null;
+  let bare: Started | null = null;
   try {
-    core = await startService('core/src/main.ts', env);
+    const profileInto = profileDir === null ? null : join(profileDir, 'relay');
+    if (profileInto !== null) mkdirSync(profileInto, { recursive: true });
+    core = await startService('core/src/main.ts', env, null, profiling(profileInto));
+    bare = await startService('scripts/bench/floors/bare-relay.ts', { TARGET: simUrl, USERNAME: NSO_USER, PASSWORD: NSO_PASSWORD });
     const coreUrl = `http://127.0.0.1:${core.port}`;
     const token = await login(coreUrl, 'bench-admin', 'bench-admin-password');
+    const query = JSON.stringify({ params: { path: PATH, accept: ACCEPT } });
+    const simPid = sim.child.pid!;
     const direct: Target = {
       name: 'stand-in direct (GET)',
       url: `${simUrl}${PATH}`,
-      init: { method: 'GET', headers: { accept: ACCEPT, authorization: `Basic ${Buffer.from(`${NSO_USER}:${NSO_PASSWORD}`).toString('base64')}` } },
+      method: 'GET',
+      headers: { accept: ACCEPT, authorization: `Basic ${Buffer.from(`${NSO_USER}:${NSO_PASSWORD}`).toString('base64')}` },
+      pids: [simPid],
+    };
+    const floor: Target = {
+      name: 'bare Node relay (the floor)',
+      url: `http://127.0.0.1:${bare.port}/orchestrator_manager/restQuery/${encodeURIComponent(ADAPTER)}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: query,
+      pids: [bare.child.pid!, simPid],
     };
     const relay: Target = {
       name: 'through the relay (restQuery)',
       url: `${coreUrl}/orchestrator_manager/restQuery/${encodeURIComponent(ADAPTER)}`,
-      init: { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ params: { path: PATH, accept: ACCEPT } }) },
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: query,
+      pids: [core.child.pid!, simPid],
     };
     await fetchOk(direct);
-    await fetchOk(relay);
+    const [floorAnswer, relayAnswer] = [await fetchOk(floor), await fetchOk(relay)];
+    if (floorAnswer !== relayAnswer) throw new Error(`the bare relay answers other bytes than the relay: ${floorAnswer.slice(0, 120)} against ${relayAnswer.slice(0, 120)}`);
+    const targets = [direct, floor, relay] as const;
     const runs = Math.max(500, seconds * 150);
-    const [directSeq, relaySeq] = await sequential(direct, relay, runs);
-    console.log(`sequential p50: direct ${ms(directSeq.p50)} ms, relay ${ms(relaySeq.p50)} ms`);
-    for (const target of [direct, relay]) await load(target, 2);
-    const loads = [await load(direct, seconds), await load(relay, seconds)] as const;
-    const added = relaySeq.p50 - directSeq.p50;
+    const [directSeq, floorSeq, relaySeq] = (await sequential(targets, runs)) as [Summary, Summary, Summary];
+    console.log(`sequential p50: direct ${ms(directSeq.p50)} ms, bare relay ${ms(floorSeq.p50)} ms, relay ${ms(relaySeq.p50)} ms`);
+    for (const t of targets) await saturated(t, 2, CONNECTIONS);
+    const loads: LoadResult[] = [];
+    for (const t of targets) loads.push(await saturated(t, seconds, CONNECTIONS));
+    const rate = moderateRate(loads);
+    const calm = await moderateRounds(targets, rate, seconds, ROUNDS);
+    const [, floorLoad, relayLoad] = loads as [LoadResult, LoadResult, LoadResult];
+    const [, floorCalm, relayCalm] = calm as [LoadResult, LoadResult, LoadResult];
+    await stopAll([core]);
+    const profile = profileInto === null ? null : mainProfileIn(profileInto);
+    const readings: Reading[] = [
+      { key: 'relay.throughput', figure: relayLoad.rps, baseline: floorLoad.rps, shown: relayLoad.rps.toFixed(0), baselineShown: floorLoad.rps.toFixed(0) },
+      { key: 'relay.p50-added', figure: relaySeq.p50, baseline: floorSeq.p50, shown: `${ms(relaySeq.p50)} (the stand-in directly: ${ms(directSeq.p50)})` },
+    ];
     const date = new Date().toISOString().slice(0, 10);
+    // The direct row has one process, the stand-in.
+    const cpuRow = (r: LoadResult): string => (r.cpu.length === 1 ? `– | ${us(r.cpu[0])}` : `${us(r.cpu[0])} | ${us(r.cpu[1])}`);
     const markdown = [
       '<!-- bench:relay:start -->',
-      '## Orchestrator relay: restQuery through the core against the orchestrator directly',
+      '## Orchestrator relay: restQuery through the core beside a bare Node relay',
       '',
       `Command: \`npm run bench\` (relay part: \`npm run bench -- --only relay --seconds ${seconds}\`) · date ${date} · ${cpus().length} cores · Node ${process.version}`,
       '',
-      `The orchestrator stand-in (tools/nso-sim) and the core run as separate processes on this machine. Direct: \`GET ${PATH}\` to the stand-in with Basic credentials and \`Accept: ${ACCEPT}\` (one device, about 1 KB of JSON). Relay: \`POST /orchestrator_manager/restQuery/:adapterId\` to the core with a bearer token, which validates the body, sends that same GET to the stand-in over a kept-alive connection and answers \`{instance_data}\`.`,
+      `The orchestrator stand-in (tools/nso-sim), the core and the floor run as separate processes on this machine. Direct: \`GET ${PATH}\` to the stand-in with Basic credentials and \`Accept: ${ACCEPT}\` (one device, about 1 KB of JSON). Relay: \`POST /orchestrator_manager/restQuery/:adapterId\` to the core with a bearer token, which authenticates the caller, validates the body, sends that same GET to the stand-in over a kept-alive connection and answers \`{instance_data}\`. The floor (\`scripts/bench/floors/bare-relay.ts\`): a bare \`node:http\` server taking the same body, authenticating nothing, sending the same GET on a kept-alive agent with Basic credentials and answering the same bytes (checked before the run).`,
       '',
-      `Sequential: ${runs} calls per path, one at a time, the two paths alternating, after 100 warm-up calls; times in ms with sub-millisecond resolution (the goal is judged on these).`,
+      `One call at a time: ${runs} calls per path, the paths taking turns, after 100 warm-up calls; ms with sub-millisecond resolution.`,
       '',
       '| path | p50 ms | p99 ms | max ms |',
       '|---|---:|---:|---:|',
-      `| ${direct.name} | ${ms(directSeq.p50)} | ${ms(directSeq.p99)} | ${ms(directSeq.max)} |`,
-      `| ${relay.name} | ${ms(relaySeq.p50)} | ${ms(relaySeq.p99)} | ${ms(relaySeq.max)} |`,
+      ...targets.map((t, i) => {
+        const s = [directSeq, floorSeq, relaySeq][i]!;
+        return `| ${t.name} | ${ms(s.p50)} | ${ms(s.p99)} | ${ms(s.max)} |`;
+      }),
       '',
-      `Under load: autocannon, ${CONNECTIONS} connections, ${seconds} s per row after a 2 s warm-up (autocannon reports whole milliseconds).`,
+      `Saturated: autocannon, ${CONNECTIONS} connections, ${seconds} s per row after a 2 s warm-up (autocannon reports whole milliseconds). CPU: what the process in the path (the stand-in itself for the direct row) and the stand-in spent per answered request (\`/proc/<pid>/task/<tid>/schedstat\`).`,
       '',
-      '| path | req/s | p50 ms | p99 ms | errors |',
-      '|---|---:|---:|---:|---:|',
-      ...loads.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`),
+      '| path | req/s | p50 ms | p99 ms | errors | relay CPU µs/req | stand-in CPU µs/req |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      ...loads.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${cpuRow(r)} |`),
       '',
-      '| goal | measured | |',
-      '|---|---|---|',
-      `| relay adds under 2 ms at p50 (sequential) | ${added.toFixed(2)} ms | ${added < 2 ? 'met' : 'missed'} |`,
+      `At a moderate rate: every path at ${rate} requests/s (a quarter of what the slowest sustains) for ${seconds} s, ${ROUNDS} rounds with the paths interleaved, each figure the median of a path's rounds; open loop, timed from each request's scheduled send (\`scripts/bench/paced.ts\`).`,
+      '',
+      '| path | p50 ms | p99 ms | errors | relay CPU µs/req | stand-in CPU µs/req |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...calm.map((r) => `| ${r.name} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${cpuRow(r)} |`),
+      '',
+      ...goalTable(readings),
+      '',
+      `The relay's CPU per request is ${(relayLoad.cpu[0]! / floorLoad.cpu[0]!).toFixed(1)}× the floor's saturated and ${(relayCalm.cpu[0]! / floorCalm.cpu[0]!).toFixed(1)}× at ${rate} req/s; docs/relay.md ("What a relay call costs") says where the rest goes.`,
+      ...(profile === null ? [] : ['', 'Where the core\'s time went over this section, from its V8 CPU profile (`--cpu-prof`, `scripts/bench/profile-summary.ts`; idle time and start-up left out):', '', ...sharesTable(profileShares(profile))]),
       '<!-- bench:relay:end -->',
     ].join('\n');
+    const short = ['stand-in direct', 'bare Node relay', 'through the relay'];
     const panels: Panel[] = [
-      { section: 'relay', title: 'Orchestrator relay: restQuery, one call at a time', unit: 'ms', better: 'lower', series: ['p50', 'p99'], groups: [{ label: 'stand-in direct', values: [directSeq.p50, directSeq.p99] }, { label: 'through the relay', values: [relaySeq.p50, relaySeq.p99] }], goal: { value: directSeq.p50 + 2, label: 'goal: p50 under direct + 2 ms' } },
+      { section: 'relay', title: 'Orchestrator relay: restQuery, one call at a time', unit: 'ms', better: 'lower', series: ['p50', 'p99'], groups: [directSeq, floorSeq, relaySeq].map((s, i) => ({ label: short[i]!, values: [s.p50, s.p99] })), goal: goalLine('relay.p50-added', floorSeq.p50) },
+      { section: 'relay', title: `Orchestrator relay: throughput, ${CONNECTIONS} connections`, unit: 'req/s', better: 'higher', series: ['req/s'], groups: loads.map((r, i) => ({ label: short[i]!, values: [r.rps] })), goal: goalLine('relay.throughput', floorLoad.rps) },
+      { section: 'relay', title: 'Orchestrator relay: CPU per request, saturated', unit: 'µs', better: 'lower', series: ['relay', 'stand-in'], groups: loads.slice(1).map((r, i) => ({ label: short[i + 1]!, values: [r.cpu[0]!, r.cpu[1]!] })) },
     ];
-    const goals: Goal[] = [
-      { section: 'relay', figure: 'restQuery p50 ms, one call at a time', baseline: `the stand-in called directly ${ms(directSeq.p50)}`, measured: `${ms(relaySeq.p50)} (+${added.toFixed(2)})`, goal: 'under 2 ms added', met: added < 2 },
-    ];
-    return { markdown, panels, goals };
+    return { markdown, panels, readings };
   } finally {
-    for (const p of [core, sim]) p?.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    await stopAll([bare, core, sim]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
