@@ -166,4 +166,51 @@ test("a schedule left alone acts for its owner; one whose principal lost the rig
   assert.equal((await scheduledJobs('owned report')).length, 1, 'no second job');
   const after = (await f.core.store.collection('triggers').findById(triggerId))!;
   assert.match(String(after['failReason']), /schedule-owner, who holds no role that allows OperationsManager\.runManualTrigger/);
+  assert.equal((await send(f.core, 'DELETE', `/operations-manager/triggers/${triggerId}`)).status, 200);
+});
+
+/** An administrator's automation of `workflowName` with a schedule due at `firstRunAt`; answers their ids. */
+async function adminSchedule(name: string, workflowName: string, firstRunAt: number): Promise<{ automation: string; trigger: string }> {
+  const automation = await send(f.core, 'POST', '/operations-manager/automations', { name, componentName: workflowName });
+  assert.equal(automation.status, 200, JSON.stringify(automation.body));
+  const automationId = String(((automation.body as Json)['data'] as Json)['_id']);
+  const trigger = await send(f.core, 'POST', '/operations-manager/triggers', { type: 'schedule', name: `${name} schedule`, actionId: automationId, firstRunAt, repeatInterval: null });
+  assert.equal(trigger.status, 200, JSON.stringify(trigger.body));
+  return { automation: automationId, trigger: String(((trigger.body as Json)['data'] as Json)['_id']) };
+}
+
+test("re-pointing an administrator's schedule at another automation makes the editor its principal", async () => {
+  await saveWorkflow(f.core, chain('quiet report', { c9: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } } } }));
+  await saveWorkflow(f.core, chain('delete by re-pointing', { d1: deleteCe1() }));
+  const firstRunAt = Date.now() + 5 * HOUR;
+  const own = await adminSchedule('quiet automation', 'quiet report', firstRunAt);
+  const other = await send(f.core, 'POST', '/operations-manager/automations', { name: 'dangerous automation', componentName: 'delete by re-pointing' });
+  const otherId = String(((other.body as Json)['data'] as Json)['_id']);
+  assert.equal((await send(f.core, 'PATCH', `/operations-manager/triggers/${own.trigger}`, { actionId: otherId }, designer.token)).status, 200);
+
+  const from = f.sim.requests.length;
+  assert.equal(await scheduler({ now: firstRunAt + 1000 }).tick(), 1);
+  const [job] = await scheduledJobs('delete by re-pointing');
+  assert.equal(job?.['created_by'], designer.id);
+  assert.match(errorText(await storedJob(f.core, String(job!['_id']))), /designer-operator, who holds no role that allows OrchestratorManager\.restAction/);
+  assert.deepEqual(simCallsSince(from), []);
+});
+
+test('editing the workflow an administrator schedules makes the editor its principal', async () => {
+  await saveWorkflow(f.core, chain('weekly check', { e2: { name: 'newVariable', app: 'WorkFlowEngine', type: 'operation', variables: { incoming: { name: 'done', value: true }, outgoing: { value: null } } } }));
+  const firstRunAt = Date.now() + 7 * HOUR;
+  await adminSchedule('weekly automation', 'weekly check', firstRunAt);
+  const saved = await send(f.core, 'GET', `/automation-studio/automations/${encodeURIComponent('weekly check')}`);
+  const workflowId = String((saved.body as Json)['_id']);
+  const edited = chain('weekly check', { e2: deleteCe1() });
+  const put = await send(f.core, 'PUT', `/automation-studio/automations/${workflowId}`, { update: { tasks: edited['tasks'], transitions: edited['transitions'] } }, designer.token);
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+
+  const from = f.sim.requests.length;
+  assert.equal(await scheduler({ now: firstRunAt + 1000 }).tick(), 1);
+  const [job] = await scheduledJobs('weekly check');
+  assert.equal(job?.['created_by'], designer.id);
+  assert.match(errorText(await storedJob(f.core, String(job!['_id']))), /designer-operator, who holds no role that allows OrchestratorManager\.restAction/);
+  assert.deepEqual(simCallsSince(from), []);
+  assert.ok(await ce1Exists());
 });
