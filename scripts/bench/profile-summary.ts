@@ -23,9 +23,11 @@ interface Profile {
 
 type Frame = ProfileNode['callFrame'];
 
-/** Innermost match wins; the first kind listed wins at one frame. */
+/** Anywhere on the stack: a client request's writes run in node:http's outgoing code, which answers share. */
+const UPSTREAM = (f: Frame): boolean => /http-exchange\.ts|_http_client|_http_agent/.test(f.url);
+
+/** Otherwise the innermost match wins; the first kind listed wins at one frame. */
 const KINDS: ReadonlyArray<readonly [string, (f: Frame) => boolean]> = [
-  ['upstream calls (node:http client)', (f) => /http-exchange\.ts|_http_client|_http_agent/.test(f.url)],
   ['store (SQLite reads and writes)', (f) => /kernel\/store|better-sqlite3/.test(f.url)],
   ['search parsing and paging', (f) => /kernel\/search|search-service|search-routes/.test(f.url)],
   ['workflow engine', (f) => /core\/src\/engine|core\/src\/workflows/.test(f.url)],
@@ -60,7 +62,7 @@ export function profileShares(profile: Profile): Share[] {
     const frames: Frame[] = [];
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) frames.push(byId.get(cur)!.callFrame);
     if (frames.some(STARTUP)) return;
-    let kind = leaf.functionName === '(garbage collector)' ? 'garbage collection' : null;
+    let kind = leaf.functionName === '(garbage collector)' ? 'garbage collection' : frames.some(UPSTREAM) ? 'upstream calls (node:http client)' : null;
     for (const f of frames) {
       if (kind !== null) break;
       kind = KINDS.find(([, matches]) => matches(f))?.[0] ?? null;
