@@ -96,7 +96,7 @@ class Translator {
     if (field.startsWith('$')) throw new UntranslatableQuery(`${at}: ${field} cannot be expressed in the new search`);
     const proto = prototypeSegment(field);
     if (proto !== null) throw new UntranslatableQuery(`${at}: ${field} goes through ${proto}, which names a prototype, not a field`);
-    if (!isPlainObject(value) || Object.keys(value).every((k) => !k.startsWith('$')) || '$date' in value || '$oid' in value) {
+    if (!isPlainObject(value) || Object.keys(value).every((k) => !k.startsWith('$')) || Object.hasOwn(value, '$date') || Object.hasOwn(value, '$oid')) {
       return [{ equals: { [field]: this.scalar(field, value, at) } }];
     }
     const out: Q[] = [];

@@ -17,7 +17,7 @@ import type { Hatch } from '../../run.ts';
 import { legacySearch } from '../../legacy-search.ts';
 import type { SearchType } from '../../legacy-search.ts';
 import type { MongoProjection } from '../../legacy-options.ts';
-import { isPlainObject } from '../../../../../kernel/index.ts';
+import { isPlainObject, ownProperty } from '../../../../../kernel/index.ts';
 
 const HATCH = 'weSearch';
 
@@ -40,10 +40,11 @@ export const weSearch: Hatch = async (raw, _scope, api) => {
   const found = await legacySearch(api, {
     type: type as SearchType,
     query: args['query'],
-    sort: options['sort'],
-    skip: options['skip'],
-    limit: first ? 1 : options['limit'],
-    fields: 'fields' in args ? args['fields'] : options['fields'],
+    sort: ownProperty(options, 'sort'),
+    skip: ownProperty(options, 'skip'),
+    limit: first ? 1 : ownProperty(options, 'limit'),
+    // The caller's options are data: only their own keys count (docs/security.md).
+    fields: Object.hasOwn(args, 'fields') ? args['fields'] : ownProperty(options, 'fields'),
     fixed: fixedOf(args['fixed']),
     extra: typeof args['dereference'] === 'string' ? { dereference: args['dereference'] } : {},
   });
