@@ -63,8 +63,8 @@ export function assertSubset(actual: unknown, expected: unknown, at = 'body'): v
 
 function recording(inner: CoreClient, calls: CoreCall[]): CoreClient {
   return {
-    forCaller(credentials) {
-      const call = inner.forCaller(credentials);
+    forCaller(credentials, forwarding) {
+      const call = inner.forCaller(credentials, forwarding);
       return (c) => {
         calls.push(c);
         return call(c);

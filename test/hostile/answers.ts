@@ -77,7 +77,7 @@ export function coreAnswerProblems(answer: Answer, surface: Surface, options: { 
 }
 
 /** Statuses a legacy operation may answer besides its legacy 500 (docs/gateway.md, docs/decisions.md D7, D17, D18). */
-const LEGACY_STATUSES = new Set([401, 403, 404, 405, 410, 413, 500]);
+const LEGACY_STATUSES = new Set([401, 403, 404, 405, 410, 413, 429, 500]);
 
 /**
  * Problems with the answer of a legacy operation: a plain JSON string that

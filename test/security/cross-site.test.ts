@@ -64,7 +64,7 @@ function assertRefused(res: Awaited<ReturnType<typeof send>>, why: RegExp): void
 test('a cross-site form post with the cookie is refused 403 on the core and through the gateway, and starts nothing', async () => {
   const before = await jobCount();
   for (const base of [core.url, gw.url]) {
-    for (const headers of [{ origin: OTHER_PORT, 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, {}]) {
+    for (const headers of [{ origin: OTHER_PORT, 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, {}] as Array<Record<string, string>>) {
       const res = await send(`${base}/operations-manager/jobs/start`, { method: 'POST', headers: { ...FORM, cookie, ...headers }, body: `workflow=${encodeURIComponent(WORKFLOW)}` });
       assertRefused(res, /Cross-site request refused/);
     }

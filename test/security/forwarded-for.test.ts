@@ -104,3 +104,16 @@ test('a legacy call while its client is locked out answers 429 in the legacy sha
   const victim = await send(`${gw.url}/workflow_engine/getJob/0000000000000000000000a1`, { from: VICTIM, headers: { authorization: basic('admin', ADMIN_PASSWORD) } });
   assert.notEqual(victim.status, 429, 'another legacy client is not locked out');
 });
+
+test("failed Basic credentials on the gateway's own routes are counted against the client, not the gateway", async () => {
+  const attacker = '127.0.0.55';
+  for (let i = 0; i < PER_ADDRESS; i += 1) {
+    const res = await send(`${gw.url}/gateway/audit/report`, { from: attacker, headers: { authorization: basic(`nobody-report-${i}`, 'wrong') } });
+    assert.equal(res.status, 401, res.text);
+  }
+  const locked = await login(gw.url, attacker, ADMIN_PASSWORD);
+  assert.equal(locked.status, 429, `the attacker's own address is locked: ${locked.text}`);
+  const report = await send(`${gw.url}/gateway/audit/report`, { from: attacker, headers: { authorization: basic('nobody-report-x', 'wrong') } });
+  assert.equal(report.status, 429, report.text);
+  assert.equal((await login(gw.url, '127.0.0.1', ADMIN_PASSWORD)).status, 200, "the gateway's own address is not");
+});

@@ -18,6 +18,7 @@ import { renderCsv } from './report-csv.ts';
 import { HTML_HEADERS, renderHtml } from './report-html.ts';
 import { describeProblems, readParams } from './report-params.ts';
 import { eachStoredCall } from './report-store.ts';
+import { forwardingHeaders } from '../proxy.ts';
 
 export const REPORT_PATH = '/gateway/audit/report';
 /** Built-in administrators hold it through the `admins` group. */
@@ -50,7 +51,9 @@ export async function requireRole(ctx: Context, client: CoreClient, accepted: re
   if (!credentials.authorization && !credentials.cookie && !credentials.token) throw new UnauthenticatedError();
   let answer: { status: number; body: unknown };
   try {
-    answer = await client.forCaller(credentials)({ method: 'GET', path: '/whoami', query: {}, body: undefined });
+    // The core counts a failed Basic login against the client, not the gateway (docs/auth.md, "Forwarded addresses").
+    const forwarded = { client: ctx.ip, proto: ctx.protocol === 'https' ? 'https' : 'http', host: ctx.host, viaProxy: false } as const;
+    answer = await client.forCaller(credentials, forwardingHeaders(ctx.req.socket.remoteAddress ?? '', ctx.req.headers, forwarded))({ method: 'GET', path: '/whoami', query: {}, body: undefined });
   } catch (err) {
     throw new AppError(502, 'UPSTREAM_FAILED', 'The core service could not say who the caller is', [], { cause: err });
   }
