@@ -214,3 +214,17 @@ test('editing the workflow an administrator schedules makes the editor its princ
   assert.deepEqual(simCallsSince(from), []);
   assert.ok(await ce1Exists());
 });
+
+test("retrying someone else's errored relay task with new incoming values makes the retrier its principal", async () => {
+  // The administrator's job reads a device that does not exist, so its relay task ends in error.
+  await saveWorkflow(f.core, chain('read a missing device', { f3: { ...readCe0(), variables: { incoming: { adapterId: NSO, params: { path: '/restconf/data/tailf-ncs:devices/device=nope', accept: YANG_JSON } }, outgoing: { result: '$var.job.result' } } } }));
+  const id = startedId(await send(f.core, 'POST', '/operations-manager/jobs/start', { workflow: 'read a missing device' }));
+  assert.equal((await storedJob(f.core, id)).status, 'error');
+  const from = f.sim.requests.length;
+  const retried = await send(f.core, 'POST', `/operations-manager/jobs/${id}/tasks/f3/retry`, { variables: { params: { path: CE1, accept: YANG_JSON } } }, designer.token);
+  assert.equal(retried.status, 200, JSON.stringify(retried.body));
+  const job = await storedJob(f.core, id);
+  assert.deepEqual(job['_principal'], { kind: 'account', id: designer.id });
+  assert.match(errorText(job), /designer-operator, who holds no role that allows OrchestratorManager\.restQuery/);
+  assert.deepEqual(simCallsSince(from), [], 'the retried call did not go out with the administrator\'s authority');
+});

@@ -12,6 +12,7 @@ import { END, START } from './types.ts';
 import { ruleFor } from './lifecycle.ts';
 import type { JobAction } from './lifecycle.ts';
 import { initiatorOf } from './new-job.ts';
+import { principalOf } from '../auth/principal.ts';
 import type { StartOptions } from './new-job.ts';
 import type { JobDoc, Working } from './working.ts';
 
@@ -132,6 +133,8 @@ export class JobControl {
       if (!entry) throw new BadRequestError(`Cannot retry task ${taskKey}: job ${jobId} has no such task`);
       if (entry.status !== 'error') throw new BadRequestError(`Cannot retry task ${taskKey}: it is ${entry.status}, not in error`);
       w.job.status = 'running';
+      // New incoming values change what the job does: the one who gave them answers for it from now on (docs/auth.md).
+      if (Object.keys(variables).length > 0) w.job._principal = principalOf(caller);
       w.start(taskKey, variables);
     });
   }
