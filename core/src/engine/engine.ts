@@ -17,13 +17,12 @@ import type { Logger, Store } from '../../../kernel/index.ts';
 import type { EngineObserver } from '../metrics/core-metrics.ts';
 import { checkVariables, newJob, normalizeVariables } from './new-job.ts';
 import type { Initiator, StartOptions } from './new-job.ts';
-import { runChildJobs } from './children.ts';
 import type { ChildJobDeps } from './children.ts';
-import { jobsInFlight, nextTurn, normalize, principalOfJob } from './stored.ts';
-import { LimitError, START, TaskError } from './types.ts';
+import { jobsInFlight, nextTurn, normalize } from './stored.ts';
+import { LimitError, START } from './types.ts';
 import type { TaskHandler, TaskOutcome, TaskServices, WorkflowDoc } from './types.ts';
-import type { Authority, Permission } from './authority.ts';
-import { relayPermission, RUN_TRANSFORMATION, START_JOB } from './permissions.ts';
+import type { Authority } from './authority.ts';
+import { authorize, jobServices } from './job-services.ts';
 import { errorMessage, Working } from './working.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
@@ -305,11 +304,11 @@ export class Engine {
         jobVariables: job.variables,
         taskOutputs: job._outputs,
         signal: controller.signal,
-        services: this.services(job, controller.signal),
+        services: jobServices({ authority: this.deps.authority, children: this.children, ...(this.deps.services ? { services: this.deps.services } : {}) }, job, controller.signal),
       });
     try {
       // Checked as the task runs, not when the job started: roles taken away meanwhile count.
-      const result = handler.reach.outside ? this.authorize(job, handler.reach.needs).then(run) : run();
+      const result = handler.reach.outside ? authorize(this.deps.authority, job, handler.reach.needs).then(run) : run();
       return result instanceof Promise ? result.then(done, failed) : done(result);
     } catch (err) {
       return failed(err);
@@ -326,37 +325,6 @@ export class Engine {
     } catch (err) {
       this.deps.logger.error('task outcome not recorded', { jobId, error: errorMessage(err) });
     }
-  }
-
-  /** Rejects with a TaskError naming the missing role when the job's principal may not do this now. */
-  private async authorize(job: JobDoc, needs: Permission): Promise<void> {
-    const refused = await this.deps.authority.refusal(principalOfJob(job), needs);
-    if (refused !== null) throw new TaskError(refused);
-  }
-
-  /**
-   * Each service checks its own permission too, whatever task calls it: a
-   * childJob that transforms its items needs the transformation's role as
-   * well as the start role its marker names.
-   */
-  private services(parent: JobDoc, signal: AbortSignal): TaskServices {
-    const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is not available in this core`));
-    const runTransformation = this.deps.services?.runTransformation ?? unavailable('The transformations module');
-    const relay = this.deps.services?.relay ?? unavailable('The orchestrator relay');
-    return {
-      runChildJobs: async (requests, mode) => {
-        await this.authorize(parent, START_JOB);
-        return runChildJobs(this.children, parent, requests, mode, signal);
-      },
-      runTransformation: async (id, incoming, options) => {
-        await this.authorize(parent, RUN_TRANSFORMATION);
-        return runTransformation(id, incoming, options);
-      },
-      relay: async (kind, adapterId, body) => {
-        await this.authorize(parent, relayPermission(kind));
-        return relay(kind, adapterId, body);
-      },
-    };
   }
 
   /**

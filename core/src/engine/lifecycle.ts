@@ -39,7 +39,7 @@ export const JOB_RULES: Readonly<Record<JobAction, Readonly<Record<JobStatus, Ru
 
 /** What each action does when it applies; the table in docs/lifecycle.md is written from this. */
 export const ACTION_EFFECTS: Readonly<Record<JobAction, string>> = {
-  cancel: 'job → canceled; running and waiting tasks → canceled; running handlers are aborted; child jobs are canceled',
+  cancel: 'job → canceled; running and waiting tasks → canceled; running handlers are aborted; child jobs the caller may see are canceled (hidden ones keep running, docs/auth.md)',
   pause: 'job → paused; tasks already running finish, but no new task starts',
   resume: 'job → running; tasks that became ready while paused start',
   revert: 'the errored `fromTask` → incomplete; the completed `toTask` runs again; job → running',
