@@ -14,6 +14,8 @@ import assert from 'node:assert/strict';
 import { createLogger } from '../../kernel/logger.ts';
 import { createOmAutomations } from '../../core/src/operations-manager/automations/index.ts';
 import type { Scheduler } from '../../core/src/scheduler/scheduler.ts';
+import { newObjectId } from '../../kernel/store/ids.ts';
+import { role } from '../helpers/users.ts';
 import { account, CE1, chain, deleteCe1, errorText, manualTask, NSO, readCe0, saveWorkflow, send, startedId, startRelayFixture, storedJob, stripRoles, YANG_JSON } from './authority-fixture.ts';
 import type { Account, Json, RelayFixture } from './authority-fixture.ts';
 
@@ -227,4 +229,24 @@ test("retrying someone else's errored relay task with new incoming values makes 
   assert.deepEqual(job['_principal'], { kind: 'account', id: designer.id });
   assert.match(errorText(job), /designer-operator, who holds no role that allows OrchestratorManager\.restQuery/);
   assert.deepEqual(simCallsSince(from), [], 'the retried call did not go out with the administrator\'s authority');
+});
+
+test('a service account is a principal too: its job acts for it, and a relay task needs its roles', async () => {
+  const clientId = newObjectId();
+  const roles = [role('OperationsManager', 'apiwrite')];
+  await f.core.store.collection('service_accounts').insertOne({ _id: clientId, name: 'nightly robot', description: 'test', assignedRoles: roles.map((roleId) => ({ roleId })), inactive: false });
+  const { token } = await f.core.core.auth.sessions.start(clientId, 'service', 'oauth');
+  const from = f.sim.requests.length;
+  const refused = await storedJob(f.core, startedId(await send(f.core, 'POST', '/operations-manager/jobs/start', { workflow: 'read ce0 after approval' }, token)));
+  assert.deepEqual(refused['_principal'], { kind: 'service', id: clientId });
+  assert.equal((await send(f.core, 'POST', `/operations-manager/jobs/${String(refused['_id'])}/tasks/d4/finish`, { finish_state: 'success', variables: {} })).status, 200);
+  assert.match(errorText(await storedJob(f.core, String(refused['_id']))), /nightly robot, who holds no role that allows OrchestratorManager\.restQuery/);
+  assert.deepEqual(simCallsSince(from), []);
+
+  const doc = (await f.core.store.collection('service_accounts').findById(clientId))!;
+  await f.core.store.collection('service_accounts').replaceOne({ ...doc, assignedRoles: [...roles, role('OrchestratorManager', 'admin')].map((roleId) => ({ roleId })) });
+  f.core.core.auth.invalidate();
+  const allowed = await storedJob(f.core, startedId(await send(f.core, 'POST', '/operations-manager/jobs/start', { workflow: 'read ce0 after approval' }, token)));
+  assert.equal((await send(f.core, 'POST', `/operations-manager/jobs/${String(allowed['_id'])}/tasks/d4/finish`, { finish_state: 'success', variables: {} })).status, 200);
+  assert.equal((await storedJob(f.core, String(allowed['_id']))).status, 'complete');
 });
