@@ -7,7 +7,7 @@
  * its floor. With `--cpu-prof`, where the core's time went.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { login, runToEnd, startService } from './child.ts';
 import type { Started } from './child.ts';
@@ -62,6 +62,23 @@ function firstDifference(a: string, b: string): number {
   return Math.max(0, i - 40);
 }
 
+/**
+ * Where a core's time goes serving one path: a fresh core of its own under `--cpu-prof`, saturated as before.
+ * Apart from the measured rows, whose CPU figures the profiler's own cost would raise.
+ */
+async function profiledShares(dir: string, env: Record<string, string>, measured: Target, seconds: number): Promise<Share[] | null> {
+  mkdirSync(dir, { recursive: true });
+  const core = await startService('core/src/main.ts', { ...env, CORE_PORT: '0' }, null, profiling(dir));
+  try {
+    const url = measured.url.replace(/^http:\/\/127\.0\.0\.1:\d+/, `http://127.0.0.1:${core.port}`);
+    await saturated({ ...measured, name: `${measured.name} (profiled)`, url, pids: [core.child.pid!] }, seconds, CONNECTIONS);
+  } finally {
+    await stopAll([core]);
+  }
+  const profile = mainProfileIn(dir);
+  return profile === null ? null : profileShares(profile);
+}
+
 interface Row {
   readonly path: HotPath;
   readonly load: readonly [LoadResult, LoadResult];
@@ -73,6 +90,7 @@ interface Row {
 
 export async function coreSection(seconds: number, profileDir: string | null): Promise<{ markdown: string; panels: Panel[]; readings: Reading[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-core-'));
+  const loadBefore = loadavg()[0]!;
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password' };
   await runToEnd(['scripts/seed.ts', '--jobs', '2000', '--data-dir', dataDir], { LOG_LEVEL: 'warn' });
   const started: Started[] = [];
@@ -96,10 +114,7 @@ export async function coreSection(seconds: number, profileDir: string | null): P
       { name: 'job start (start to end)', floorScript: 'scripts/bench/floors/bare-job-start.ts', goal: 'core.job-start-cpu', path: '/operations-manager/jobs/start', method: 'POST', body: startBody },
     ];
     for (const [k, path] of paths.entries()) {
-      // A core of its own per path, so that its profile is of this path alone.
-      const profileInto = profileDir === null ? null : join(profileDir, 'core', String(k + 1));
-      if (profileInto !== null) mkdirSync(profileInto, { recursive: true });
-      const core = await startService('core/src/main.ts', { ...env, CORE_PORT: '0' }, null, profiling(profileInto));
+      const core = await startService('core/src/main.ts', { ...env, CORE_PORT: '0' });
       const floor = await startService(path.floorScript, { ...env, JOB_TEMPLATE: JSON.stringify(template) });
       started.push(core, floor);
       const coreUrl = `http://127.0.0.1:${core.port}`;
@@ -116,8 +131,7 @@ export async function coreSection(seconds: number, profileDir: string | null): P
       const rate = moderateRate(load);
       const calm = (await moderateRounds(pair, rate, seconds, ROUNDS)) as [LoadResult, LoadResult];
       await stopAll([core, floor]);
-      const profile = profileInto === null ? null : mainProfileIn(profileInto);
-      rows.push({ path, load, calm, rate, shares: profile === null ? null : profileShares(profile) });
+      rows.push({ path, load, calm, rate, shares: profileDir === null ? null : await profiledShares(join(profileDir, 'core', String(k + 1)), env, pair[0], seconds) });
     }
   } finally {
     await stopAll(started);
@@ -129,7 +143,7 @@ export async function coreSection(seconds: number, profileDir: string | null): P
     '<!-- bench:core:start -->',
     '## Core hot paths beside their floors',
     '',
-    `Command: \`npm run bench -- --only core --seconds ${seconds}\` · date ${date} · ${cpus().length} cores · Node ${process.version}`,
+    `Command: \`npm run bench -- --only core --seconds ${seconds}\` · date ${date} · ${cpus().length} cores · Node ${process.version} · load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine shows in every figure; read the ratios)`,
     '',
     'A real core process on a store of 2,000 seeded jobs, and for each path a floor (`scripts/bench/floors/`): a bare `node:http` program on the same SQLite file doing the same work — the core\'s session lookup for the bearer token (the SHA-256 of the token read by id from `sessions`), the same store read (a job by id; the same search through the kernel\'s parser; the workflow by name and one job written) and the same bytes out (checked before each row; a started job has the same shape, its id and times its own). No framework, validation, authorization rules, events, metrics or logging. The job start runs a workflow that goes from its start straight to its end.',
     '',
@@ -140,7 +154,7 @@ export async function coreSection(seconds: number, profileDir: string | null): P
     ...rows.flatMap((r) => [0, 1].map((i) => `| ${r.path.name} | ${i === 0 ? 'core' : 'bare Node floor'} | ${r.load[i]!.rps.toFixed(0)} | ${ms(r.load[i]!.p50)} | ${ms(r.load[i]!.p99)} | ${r.load[i]!.errors + r.calm[i]!.errors} | ${us(r.load[i]!.cpu[0])} | ${r.rate}/s | ${ms(r.calm[i]!.p50)} | ${ms(r.calm[i]!.p99)} | ${us(r.calm[i]!.cpu[0])} |`)),
     '',
     ...goalTable(readings),
-    ...rows.flatMap((r) => (r.shares === null ? [] : ['', `Where the core's time went serving ${r.path.name} (its own core process, from its V8 CPU profile: \`--cpu-prof\`, \`scripts/bench/profile-summary.ts\`; idle time and start-up left out):`, '', ...sharesTable(r.shares)])),
+    ...rows.flatMap((r) => (r.shares === null ? [] : ['', `Where the core's time went serving ${r.path.name}, saturated (a core of its own under \`--cpu-prof\`, run after the rows above so the profiler's cost is not in their figures; \`scripts/bench/profile-summary.ts\`; idle time and start-up left out):`, '', ...sharesTable(r.shares)])),
     '<!-- bench:core:end -->',
   ].join('\n');
   const short = rows.map((r) => r.path.name.replace(/ \(.*\)$/, ''));

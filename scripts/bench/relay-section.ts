@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { login, startService } from './child.ts';
@@ -84,6 +84,7 @@ const CONNECTIONS = 10;
 
 export async function relaySection(seconds: number, profileDir: string | null): Promise<{ markdown: string; panels: Panel[]; readings: Reading[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-relay-'));
+  const loadBefore = loadavg()[0]!;
   const sim = await startSim();
   const simUrl = `http://127.0.0.1:${sim.port}`;
   const adapters = [{ name: ADAPTER, type: 'nso', baseUrl: simUrl, credentials: { username: NSO_USER, password: NSO_PASSWORD }, timeoutMs: 10000 }];
@@ -91,9 +92,7 @@ export async function relaySection(seconds: number, profileDir: string | null): 
   let core: Started | null = null;
   let bare: Started | null = null;
   try {
-    const profileInto = profileDir === null ? null : join(profileDir, 'relay');
-    if (profileInto !== null) mkdirSync(profileInto, { recursive: true });
-    core = await startService('core/src/main.ts', env, null, profiling(profileInto));
+    core = await startService('core/src/main.ts', env);
     bare = await startService('scripts/bench/floors/bare-relay.ts', { TARGET: simUrl, USERNAME: NSO_USER, PASSWORD: NSO_PASSWORD });
     const coreUrl = `http://127.0.0.1:${core.port}`;
     const token = await login(coreUrl, 'bench-admin', 'bench-admin-password');
@@ -137,7 +136,17 @@ export async function relaySection(seconds: number, profileDir: string | null): 
     const [, floorLoad, relayLoad] = loads as [LoadResult, LoadResult, LoadResult];
     const [, floorCalm, relayCalm] = calm as [LoadResult, LoadResult, LoadResult];
     await stopAll([core]);
-    const profile = profileInto === null ? null : mainProfileIn(profileInto);
+    // Where a relay call's time goes: a core of its own under --cpu-prof, apart from the rows, whose CPU figures
+    // the profiler's own cost would raise.
+    let profile = null;
+    if (profileDir !== null) {
+      const into = join(profileDir, 'relay');
+      mkdirSync(into, { recursive: true });
+      core = await startService('core/src/main.ts', env, null, profiling(into));
+      await saturated({ ...relay, name: `${relay.name} (profiled)`, url: relay.url.replace(/:\d+\//, `:${core.port}/`), pids: [core.child.pid!] }, seconds, CONNECTIONS);
+      await stopAll([core]);
+      profile = mainProfileIn(into);
+    }
     const readings: Reading[] = [
       { key: 'relay.throughput', figure: relayLoad.rps, baseline: floorLoad.rps, shown: relayLoad.rps.toFixed(0), baselineShown: floorLoad.rps.toFixed(0) },
       { key: 'relay.p50-added', figure: relaySeq.p50, baseline: floorSeq.p50, shown: `${ms(relaySeq.p50)} (the stand-in directly: ${ms(directSeq.p50)})` },
@@ -149,7 +158,7 @@ export async function relaySection(seconds: number, profileDir: string | null): 
       '<!-- bench:relay:start -->',
       '## Orchestrator relay: restQuery through the core beside a bare Node relay',
       '',
-      `Command: \`npm run bench\` (relay part: \`npm run bench -- --only relay --seconds ${seconds}\`) · date ${date} · ${cpus().length} cores · Node ${process.version}`,
+      `Command: \`npm run bench\` (relay part: \`npm run bench -- --only relay --seconds ${seconds}\`) · date ${date} · ${cpus().length} cores · Node ${process.version} · load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (other work on the machine shows in every figure; read the ratios)`,
       '',
       `The orchestrator stand-in (tools/nso-sim), the core and the floor run as separate processes on this machine. Direct: \`GET ${PATH}\` to the stand-in with Basic credentials and \`Accept: ${ACCEPT}\` (one device, about 1 KB of JSON). Relay: \`POST /orchestrator_manager/restQuery/:adapterId\` to the core with a bearer token, which authenticates the caller, validates the body, sends that same GET to the stand-in over a kept-alive connection and answers \`{instance_data}\`. The floor (\`scripts/bench/floors/bare-relay.ts\`): a bare \`node:http\` server taking the same body, authenticating nothing, sending the same GET on a kept-alive agent with Basic credentials and answering the same bytes (checked before the run).`,
       '',
@@ -177,7 +186,7 @@ export async function relaySection(seconds: number, profileDir: string | null): 
       ...goalTable(readings),
       '',
       `The relay's CPU per request is ${(relayLoad.cpu[0]! / floorLoad.cpu[0]!).toFixed(1)}× the floor's saturated and ${(relayCalm.cpu[0]! / floorCalm.cpu[0]!).toFixed(1)}× at ${rate} req/s; docs/relay.md ("What a relay call costs") says where the rest goes.`,
-      ...(profile === null ? [] : ['', 'Where the core\'s time went over this section, from its V8 CPU profile (`--cpu-prof`, `scripts/bench/profile-summary.ts`; idle time and start-up left out):', '', ...sharesTable(profileShares(profile))]),
+      ...(profile === null ? [] : ['', 'Where a relay call\'s time went in the core, saturated (a core of its own under `--cpu-prof`, run after the rows above so the profiler\'s cost is not in their figures; `scripts/bench/profile-summary.ts`; idle time and start-up left out):', '', ...sharesTable(profileShares(profile))]),
       '<!-- bench:relay:end -->',
     ].join('\n');
     const short = ['stand-in direct', 'bare Node relay', 'through the relay'];
