@@ -1,11 +1,14 @@
 // The only module that reads process.env: everything else receives the frozen
 // AppConfig, so tests and services never depend on the ambient environment.
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidationError } from 'joi';
-import { configSchema } from './schema.ts';
-import type { AppConfig, VaultConfig } from './schema.ts';
+import { envFormsOf, envVarsOf } from './declare.ts';
+import { CONFIG_KEYS } from './keys.ts';
+import { configDefaults, configSchema } from './schema.ts';
+import type { AppConfig, DeclaredConfig, VaultConfig } from './schema.ts';
+import { parseSize } from './size.ts';
 import { createVaultClient, readTokenFile } from './vault.ts';
 
 export type { AppConfig } from './schema.ts';
@@ -21,61 +24,12 @@ export class ConfigError extends Error {
 }
 
 /**
- * Environment variable → config key. Environment variables win over every
- * file. An empty variable counts as unset, so `FOO=` in a compose file does
- * not turn a default into an empty string.
+ * Environment variable → config key, from the declaration in keys.ts.
+ * Environment variables win over every file. An empty variable counts as
+ * unset, so `FOO=` in a compose file does not turn a default into an empty string.
  */
-export const ENV_VARS: Readonly<Record<string, string>> = Object.freeze({
-  PORT: 'port',
-  HOST: 'host',
-  CORE_PORT: 'core.port',
-  CORE_URL: 'core.url',
-  CORE_HOST: 'core.host',
-  TRUSTED_PROXIES: 'http.trustedProxies',
-  DATA_DIR: 'dataDir',
-  MONGO_URL: 'mongoUrl',
-  PLATFORM_RELEASE: 'platform.release',
-  ADMIN_USERNAME: 'admin.username',
-  ADMIN_PASSWORD: 'admin.password',
-  AUTH_LOGOUT_TIME: 'auth.logoutTime',
-  PROCESS_TASKS_ON_START: 'workflowEngine.processTasksOnStart',
-  ENGINE_MAX_TASK_RUNS_PER_JOB: 'workflowEngine.maxTaskRunsPerJob',
-  ENGINE_MAX_ITERATIONS_LISTED: 'workflowEngine.maxIterationsListed',
-  ENGINE_MAX_CHILD_JOB_DEPTH: 'workflowEngine.maxChildJobDepth',
-  ENGINE_MAX_JOBS_PER_TREE: 'workflowEngine.maxJobsPerTree',
-  ENGINE_MAX_JOB_BYTES: 'workflowEngine.maxJobBytes',
-  SCHEDULER_POLL_MS: 'scheduler.pollMs',
-  STALL_THRESHOLD_MS: 'stalls.thresholdMs',
-  METRICS_ENABLED: 'metrics.enabled',
-  SQLITE_CHECKPOINT_MS: 'sqlite.checkpointMs',
-  RETENTION_JOB_DAYS: 'retention.jobDays',
-  RETENTION_AUDIT_DAYS: 'retention.auditDays',
-  RETENTION_POLL_MS: 'retention.pollMs',
-  RETENTION_LEASE_MS: 'retention.leaseMs',
-  RETENTION_BATCH_SIZE: 'retention.batchSize',
-  ADAPTERS: 'adapters',
-  GATEWAY_TIMEOUT_MS: 'gateway.timeoutMs',
-  AUTH_MAX_FAILED_LOGINS: 'auth.maxFailedLogins',
-  AUTH_MAX_FAILED_LOGINS_PER_ADDRESS: 'auth.maxFailedLoginsPerAddress',
-  AUTH_LOCKOUT_MINUTES: 'auth.lockoutMinutes',
-  AUTH_OAUTH_TOKEN_SECONDS: 'auth.oauthTokenSeconds',
-  LOG_LEVEL: 'log.level',
-  HTTP_BODY_LIMIT: 'http.bodyLimit',
-  SEARCH_DEFAULT_LIMIT: 'search.defaultLimit',
-  SEARCH_MAX_LIMIT: 'search.maxLimit',
-  SEARCH_MAX_QUERY_LENGTH: 'search.maxQueryLength',
-  SEARCH_MAX_IN_ITEMS: 'search.maxInItems',
-  SEARCH_MAX_Q_DEPTH: 'search.maxQDepth',
-  SEARCH_MAX_Q_NODES: 'search.maxQNodes',
-  SEARCH_MAX_VALUE_LENGTH: 'search.maxValueLength',
-  SEARCH_MAX_UNINDEXED_SORT_WINDOW: 'search.maxUnindexedSortWindow',
-  SEARCH_COUNT_CACHE_ENTRIES: 'search.countCacheEntries',
-  VAULT_ADDR: 'vault.url',
-  VAULT_TOKEN: 'vault.token',
-  VAULT_TOKEN_FILE: 'vault.tokenFile',
-  VAULT_ENDPOINT: 'vault.endpoint',
-  VAULT_TIMEOUT_MS: 'vault.timeoutMs',
-});
+export const ENV_VARS: Readonly<Record<string, string>> = envVarsOf(CONFIG_KEYS);
+const ENV_FORMS = envFormsOf(CONFIG_KEYS);
 
 /** A parsed `$VAULT_<secretPath>/<key>` reference found at `configKey`. */
 export interface SecretRef {
@@ -90,7 +44,7 @@ export type SecretReader = (ref: SecretRef, vault: Readonly<VaultConfig>) => Pro
 export interface LoadConfigOptions {
   /** Defaults to process.env. */
   env?: Record<string, string | undefined>;
-  /** Directory holding default.json, local.json and <NODE_ENV>.json; defaults to this module's directory. */
+  /** Directory holding local.json and <NODE_ENV>.json; defaults to this module's directory. */
   dir?: string;
   /** Base for relative paths (dataDir, vault.tokenFile); defaults to process.cwd(). */
   cwd?: string;
@@ -103,6 +57,8 @@ type JsonObject = { [key: string]: Json };
 const VAULT_PREFIX = '$VAULT_';
 const ENC_PREFIX = '$ENC';
 const DEFAULT_DIR = fileURLToPath(new URL('.', import.meta.url));
+/** The source of a value nobody set. */
+const DEFAULTS = 'the defaults';
 
 function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -120,15 +76,25 @@ function hint(sources: Sources, path: string): string {
     source = sources.get(key);
   }
   if (source === undefined) return '';
-  return source in ENV_VARS ? ` (${source})` : ` (in ${source})`;
+  if (source === DEFAULTS) return ' (default)';
+  return Object.hasOwn(ENV_VARS, source) ? ` (${source})` : ` (in ${source})`;
 }
 
-async function readLayer(dir: string, name: string, required: boolean): Promise<JsonObject | undefined> {
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readLayer(dir: string, name: string): Promise<JsonObject | undefined> {
   let text: string;
   try {
     text = await readFile(join(dir, name), 'utf8');
   } catch (err) {
-    if (!required && isObject(err) && err.code === 'ENOENT') return undefined;
+    if (isObject(err) && err.code === 'ENOENT') return undefined;
     throw new ConfigError([`config: cannot read ${join(dir, name)}`]);
   }
   let parsed: unknown;
@@ -181,11 +147,6 @@ function setPath(target: JsonObject, path: string, value: Json): void {
   if (Array.isArray(node)) node[Number(last)] = value;
   else node[last] = value;
 }
-
-/** Environment variables whose value is JSON rather than one scalar. */
-const JSON_ENV = new Set(['ADAPTERS']);
-/** Environment variables whose value is a comma-separated list (`TRUSTED_PROXIES=10.0.0.1,10.1.0.0/16`). */
-const LIST_ENV = new Set(['TRUSTED_PROXIES']);
 
 function collectStrings(value: Json, path: string, out: Array<[string, string]>): void {
   if (typeof value === 'string') out.push([path, value]);
@@ -248,6 +209,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Adds what is worked out from the keys once, here, so that no reader works it out again (differently). */
+function withDerived(config: DeclaredConfig): AppConfig {
+  return { ...config, http: { ...config.http, bodyLimitBytes: parseSize(config.http.bodyLimit) } };
+}
+
 export async function loadConfig(opts: LoadConfigOptions = {}): Promise<Readonly<AppConfig>> {
   const env = opts.env ?? process.env;
   const dir = opts.dir ?? DEFAULT_DIR;
@@ -259,11 +225,16 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<Readonly
   if (nodeEnv !== '' && !/^[A-Za-z0-9_-]+$/.test(nodeEnv)) {
     throw new ConfigError([`config: NODE_ENV must be a plain name (letters, digits, - and _) because it names config/<NODE_ENV>.json`]);
   }
+  // A default.json left from before the keys were declared in code would be
+  // silently ignored, and whatever someone changed in it lost; say so instead.
+  if (await exists(join(dir, 'default.json'))) {
+    throw new ConfigError([`config: ${join(dir, 'default.json')} is no longer read: every default is declared in config/keys.ts; move what you changed in it to local.json`]);
+  }
   const layers: Array<[string, JsonObject | undefined]> = [
-    ['default.json', await readLayer(dir, 'default.json', true)],
-    ['local.json', await readLayer(dir, 'local.json', false)],
+    [DEFAULTS, configDefaults() as unknown as JsonObject],
+    ['local.json', await readLayer(dir, 'local.json')],
   ];
-  if (nodeEnv !== '') layers.push([`${nodeEnv}.json`, await readLayer(dir, `${nodeEnv}.json`, false)]);
+  if (nodeEnv !== '') layers.push([`${nodeEnv}.json`, await readLayer(dir, `${nodeEnv}.json`)]);
 
   const merged: JsonObject = {};
   const sources: Sources = new Map();
@@ -271,14 +242,15 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<Readonly
   for (const [name, key] of Object.entries(ENV_VARS)) {
     const value = env[name];
     if (value === undefined || value === '') continue;
-    if (JSON_ENV.has(name)) {
+    const form = ENV_FORMS.get(name);
+    if (form === 'json') {
       try {
         setPath(merged, key, JSON.parse(value) as Json);
       } catch {
         problems.push(`config: ${key} (${name}) must be JSON`);
         continue;
       }
-    } else if (LIST_ENV.has(name)) {
+    } else if (form === 'list') {
       setPath(merged, key, value.split(',').map((item) => item.trim()).filter((item) => item !== ''));
     } else setPath(merged, key, value);
     sources.set(key, name);
@@ -341,8 +313,8 @@ export async function loadConfig(opts: LoadConfigOptions = {}): Promise<Readonly
   result.dataDir = resolve(cwd, result.dataDir);
   // Moving the core with CORE_PORT alone should not strand the gateway on the
   // old default address.
-  if (sources.get('core.url') === 'default.json' && sources.get('core.port') !== 'default.json') {
+  if (sources.get('core.url') === DEFAULTS && sources.get('core.port') !== DEFAULTS) {
     result.core.url = `http://127.0.0.1:${result.core.port}`;
   }
-  return deepFreeze(result);
+  return deepFreeze(withDerived(result));
 }

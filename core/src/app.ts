@@ -149,8 +149,8 @@ export function createCoreApp(deps: CoreDeps): Core {
   app.use(
     bodyParser({
       enableTypes: ['json', 'form'],
-      jsonLimit: deps.config.http.bodyLimit,
-      formLimit: deps.config.http.bodyLimit,
+      jsonLimit: deps.config.http.bodyLimitBytes,
+      formLimit: deps.config.http.bodyLimitBytes,
       onError: (err) => {
         throw bodyError(err);
       },

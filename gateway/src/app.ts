@@ -25,7 +25,7 @@ import { isOwnPath, ownRouteOf, ownRoutes } from './own-routes.ts';
 import { hatches, hatchRegistry } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
 import type { Entry } from './mapping/types.ts';
-import { parseSize, passThrough } from './proxy.ts';
+import { passThrough } from './proxy.ts';
 import type { PassThrough } from './proxy.ts';
 import { loadCalendar } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
@@ -107,7 +107,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null, ...(deps.auditSink ? { sink: deps.auditSink } : {}) });
   const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar) }) : null;
   const trusted = trustedProxies(deps.config.http.trustedProxies);
-  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: parseSize(deps.config.http.bodyLimit), trusted }, deps.logger, metrics);
+  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: deps.config.http.bodyLimitBytes, trusted }, deps.logger, metrics);
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
   app.legacy = legacyHandler({
     entries,

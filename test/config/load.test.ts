@@ -1,23 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, ENV_VARS, loadConfig } from '../../config/load.ts';
 import type { SecretRef } from '../../config/load.ts';
-import { configSchema } from '../../config/schema.ts';
-import type { AppConfig } from '../../config/schema.ts';
 
-const SHIPPED_DIR = fileURLToPath(new URL('../../config', import.meta.url));
-const shippedDefaults = JSON.parse(await readFile(join(SHIPPED_DIR, 'default.json'), 'utf8')) as unknown;
-
-/** A throwaway config dir holding the shipped default.json plus `files`. */
+/** A throwaway config dir holding `files` (local.json, <NODE_ENV>.json). */
 async function configDir(t: { after: (fn: () => Promise<void>) => void }, files: Record<string, unknown> = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'config-test-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  const all: Record<string, unknown> = { 'default.json': shippedDefaults, ...files };
-  for (const [name, content] of Object.entries(all)) {
+  for (const [name, content] of Object.entries(files)) {
     await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   }
   return dir;
@@ -33,7 +26,7 @@ async function configError(promise: Promise<unknown>): Promise<ConfigError> {
   assert.fail('expected loadConfig to fail');
 }
 
-test('the shipped config/default.json validates and holds the documented defaults', async () => {
+test('the declared defaults validate and are the documented ones', async () => {
   const cfg = await loadConfig({ env: {}, cwd: '/srv/app' });
   assert.equal(cfg.port, 3000);
   assert.deepEqual(cfg.core, { port: 3001, url: 'http://127.0.0.1:3001', host: null });
@@ -46,44 +39,11 @@ test('the shipped config/default.json validates and holds the documented default
   assert.equal(cfg.auth.logoutTime, 60);
   assert.equal(cfg.log.level, 'info');
   assert.equal(cfg.http.bodyLimit, '1mb');
+  assert.equal(cfg.http.bodyLimitBytes, 1024 * 1024);
   assert.deepEqual(cfg.search, {
     defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024, maxUnindexedSortWindow: 10000, countCacheEntries: 1000,
   });
   assert.deepEqual(cfg.vault, { url: null, token: null, tokenFile: null, endpoint: 'secret/data', timeoutMs: 5000 });
-});
-
-function schemaKeys(desc: unknown, prefix = ''): string[] {
-  if (typeof desc !== 'object' || desc === null || !('keys' in desc)) return [];
-  const keys = (desc as { keys: Record<string, unknown> }).keys;
-  return Object.entries(keys).flatMap(([k, v]) => [`${prefix}${k}`, ...schemaKeys(v, `${prefix}${k}.`)]);
-}
-
-function valueKeys(value: unknown, prefix = ''): string[] {
-  // A list's items are values, not keys (http.trustedProxies ships with two).
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
-  return Object.entries(value).flatMap(([k, v]) => [`${prefix}${k}`, ...valueKeys(v, `${prefix}${k}.`)]);
-}
-
-test('the AppConfig interface, the joi schema and the env table name the same keys', () => {
-  // Typed as AppConfig, so the compiler rejects a key the interface lacks or misses.
-  const sample: AppConfig = {
-    port: 1, host: '', core: { port: 1, url: '', host: null }, dataDir: '', mongoUrl: null, platform: { release: '' },
-    admin: { username: '', password: null }, auth: { logoutTime: 1, maxFailedLogins: 1, maxFailedLoginsPerAddress: 1, lockoutMinutes: 1, oauthTokenSeconds: 1 }, log: { level: 'info' }, http: { bodyLimit: '', trustedProxies: [] },
-    search: { defaultLimit: 1, maxLimit: 1, maxQueryLength: 1, maxInItems: 1, maxQDepth: 1, maxQNodes: 1, maxValueLength: 1, maxUnindexedSortWindow: 1, countCacheEntries: 1 },
-    vault: { url: null, token: null, tokenFile: null, endpoint: '', timeoutMs: 1 },
-    gateway: { timeoutMs: 1, brownouts: [] },
-    adapters: [],
-    workflowEngine: { processTasksOnStart: true, maxTaskRunsPerJob: 1, maxIterationsListed: 1, maxChildJobDepth: 1, maxJobsPerTree: 1, maxJobBytes: 1 },
-    scheduler: { pollMs: 1 },
-    stalls: { thresholdMs: 1 },
-    metrics: { enabled: true },
-    sqlite: { checkpointMs: 1 },
-    retention: { jobDays: 0, auditDays: 0, pollMs: 1, leaseMs: 1, batchSize: 1 },
-  };
-  const fromSchema = schemaKeys(configSchema.describe()).sort();
-  assert.deepEqual(fromSchema, valueKeys(sample).sort());
-  assert.deepEqual(valueKeys(shippedDefaults).sort(), fromSchema);
-  for (const key of Object.values(ENV_VARS)) assert.ok(fromSchema.includes(key), `${key} is not a config key`);
 });
 
 test('env variable overrides the file default', async (t) => {
@@ -95,7 +55,7 @@ test('env variable overrides the file default', async (t) => {
   assert.equal(cfg.search.defaultLimit, 20);
 });
 
-test('precedence is env, then <NODE_ENV>.json, then local.json, then default.json', async (t) => {
+test('precedence is env, then <NODE_ENV>.json, then local.json, then the declared defaults', async (t) => {
   const dir = await configDir(t, {
     'local.json': { port: 1111, log: { level: 'warn' }, http: { bodyLimit: '2mb' } },
     'production.json': { port: 2222, log: { level: 'error' } },
@@ -103,8 +63,9 @@ test('precedence is env, then <NODE_ENV>.json, then local.json, then default.jso
   const cfg = await loadConfig({ env: { NODE_ENV: 'production', PORT: '3333' }, dir });
   assert.equal(cfg.port, 3333, 'env beats every file');
   assert.equal(cfg.log.level, 'error', 'NODE_ENV file beats local.json');
-  assert.equal(cfg.http.bodyLimit, '2mb', 'local.json beats default.json');
-  assert.equal(cfg.auth.logoutTime, 60, 'default.json fills the rest');
+  assert.equal(cfg.http.bodyLimit, '2mb', 'local.json beats the defaults');
+  assert.equal(cfg.http.bodyLimitBytes, 2 * 1024 * 1024, 'and the bytes follow the text');
+  assert.equal(cfg.auth.logoutTime, 60, 'the defaults fill the rest');
   assert.equal(cfg.core.port, 3001, 'a partial object in a layer keeps sibling keys');
 });
 
@@ -171,11 +132,16 @@ test('a file that is not valid JSON is named without quoting its content', async
   assert.ok(!err.message.includes('hunter2'));
 });
 
-test('a missing default.json is an error', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'config-test-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+test('a default.json left from before the keys were declared stops the start instead of being ignored', async (t) => {
+  const dir = await configDir(t, { 'default.json': { port: 1234 } });
   const err = await configError(loadConfig({ env: {}, dir }));
-  assert.match(err.message, /cannot read .*default\.json/);
+  assert.match(err.message, /^config: .*default\.json is no longer read: every default is declared in config\/keys\.ts; move what you changed in it to local\.json$/);
+});
+
+test('a default that a file makes invalid is named as the default', async (t) => {
+  const dir = await configDir(t, { 'local.json': { search: { maxLimit: 50 } } });
+  const err = await configError(loadConfig({ env: {}, dir }));
+  assert.equal(err.message, 'config: search.defaultLimit (default) must not exceed search.maxLimit');
 });
 
 test('a NODE_ENV that is not a plain name is refused', async (t) => {
@@ -269,12 +235,19 @@ test('TRUSTED_PROXIES is a comma-separated list of addresses and CIDR blocks; an
   assert.deepEqual((await loadConfig({ env: {}, dir: none })).http.trustedProxies, [], 'an empty list in a file trusts no proxy');
 });
 
-test('HOST and CORE_HOST set the listen addresses; a CIDR block is not one', async (t) => {
+test('GATEWAY_HOST and CORE_HOST set the listen addresses; a CIDR block is not one', async (t) => {
   const dir = await configDir(t);
-  const cfg = await loadConfig({ env: { HOST: '::', CORE_HOST: '127.0.0.1' }, dir });
+  const cfg = await loadConfig({ env: { GATEWAY_HOST: '::', CORE_HOST: '127.0.0.1' }, dir });
   assert.equal(cfg.host, '::');
   assert.equal(cfg.core.host, '127.0.0.1');
   assert.equal((await loadConfig({ env: { CORE_HOST: 'localhost' }, dir })).core.host, 'localhost');
   const err = await configError(loadConfig({ env: { CORE_HOST: '10.0.0.0/8' }, dir }));
   assert.equal(err.message, 'config: core.host (CORE_HOST) must be an IP address or a host name to listen on');
+});
+
+test('HOST, which tcsh and some shells set to the machine\'s name, does not choose the gateway\'s listen address', async (t) => {
+  const dir = await configDir(t);
+  const cfg = await loadConfig({ env: { HOST: 'build-box-7.example', GATEWAY_HOST: '' }, dir });
+  assert.equal(cfg.host, '0.0.0.0');
+  assert.ok(!Object.hasOwn(ENV_VARS, 'HOST'));
 });

@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '../../config/load.ts';
 import { createVaultClient, VaultError } from '../../config/vault.ts';
 
@@ -48,8 +47,6 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   vaultUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   configDir = await mkdtemp(join(tmpdir(), 'config-vault-test-'));
-  const defaults = await readFile(fileURLToPath(new URL('../../config/default.json', import.meta.url)), 'utf8');
-  await writeFile(join(configDir, 'default.json'), defaults);
 });
 
 after(async () => {
