@@ -122,7 +122,7 @@ test("under npm start's defaults the core listens on loopback only, behind the g
   const dir = mkdtempSync(join(tmpdir(), 'listen-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const [corePort, gatewayPort] = [await freePort(), await freePort()];
-  const env = { ...process.env, MONGO_URL: '', CORE_HOST: '', HOST: '', ...storeEnv(dir), ADMIN_PASSWORD, CORE_PORT: String(corePort), PORT: String(gatewayPort), CORE_URL: `http://127.0.0.1:${corePort}`, LOG_LEVEL: 'info' };
+  const env = { ...process.env, MONGO_URL: '', CORE_HOST: '', GATEWAY_HOST: '', ...storeEnv(dir), ADMIN_PASSWORD, CORE_PORT: String(corePort), PORT: String(gatewayPort), CORE_URL: `http://127.0.0.1:${corePort}`, LOG_LEVEL: 'info' };
   const start = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--demo-jobs', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => start.once('exit', () => resolve()));
   t.after(async () => {
