@@ -19,6 +19,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Entry } from '../../gateway/src/mapping/types.ts';
+import { legacyMatcher } from '../../gateway/src/legacy/match.ts';
 import { compareReleases } from '../../gateway/src/releases.ts';
 import { diffSnapshots, snapshotStore } from '../helpers/store-snapshot.ts';
 import { queryPairs } from './arbitraries.ts';
@@ -54,8 +55,11 @@ function assertPassedThrough(req: HostileRequest, answer: Answer, logsFrom: { co
 }
 
 test(`every core route answers hostile input through the gateway as it does directly (seed ${SEED})`, async () => {
-  const prefixes = new Set(world.gateway.gateway.entries.map((e) => e.legacy.path.split('/')[1]));
-  assert.deepEqual(world.core.core.routes.filter((r) => prefixes.has(r.path.split('/')[1])).map((r) => r.path), [], 'no core route lies under a legacy prefix');
+  // A core route may share a legacy family's prefix (the platform's GET /workflow_engine/jobs/metrics) but never be
+  // taken by a legacy operation: then every request the property sends to it is passed through.
+  const legacy = legacyMatcher(world.gateway.gateway.entries);
+  const shadowed = world.core.core.routes.filter((r) => legacy(r.method, r.path.replace(/:\w+/g, 'x')) !== null).map((r) => `${r.method} ${r.path}`);
+  assert.deepEqual(shadowed, [], 'no core route is taken by a legacy operation');
   await fc.assert(
     fc.asyncProperty(routeRequest(world.core.core.routes, world.known, world.knownIds), fc.boolean(), async (generated, alias) => {
       const { req } = guard(world.table, generated);

@@ -16,7 +16,7 @@ import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
 
 /** docs/auth.md: the only routes a caller may use without credentials. */
-const PUBLIC_CORE = new Set(['GET /health/live', 'POST /login', 'POST /oauth/token', 'GET /openapi.json', 'GET /docs', 'GET /docs/:file']);
+const PUBLIC_CORE = new Set(['GET /health/live', 'GET /health/status', 'POST /login', 'POST /oauth/token', 'GET /openapi.json', 'GET /docs', 'GET /docs/:file']);
 const PUBLIC_GATEWAY = new Set(['GET /gateway/health/live', 'GET /openapi.json', 'GET /docs', 'GET /docs/swagger-ui.css']);
 const FORGED = 'f'.repeat(64);
 
@@ -81,6 +81,10 @@ test('every core route refuses an anonymous caller and a forged token with 401, 
 
 test('the public core routes answer without credentials and reveal nothing about accounts', async () => {
   assert.equal((await request(`${gw.url}/health/live`)).status, 200);
+  // The platform's monitoring probe (docs/auth.md): states of the services, never an account or a secret.
+  const status = await request(`${gw.url}/health/status`);
+  assert.equal(status.status, 200);
+  assert.doesNotMatch(JSON.stringify(status.body), /admin|password|token|baseUrl/i);
   const login = await request(`${gw.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'nobody', password: 'x' }) });
   assert.equal(login.status, 401, 'an unknown user cannot log in');
   const token = await request(`${gw.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=nobody&client_secret=x' });
