@@ -169,7 +169,6 @@ export async function gatewaySection(seconds: number, connections: number): Prom
     const [, calmBare, calmPass, calmLegacy, calmBareLegacy] = calm as [Moderate, Moderate, Moderate, Moderate, Moderate];
     const date = new Date().toISOString().slice(0, 10);
     const throughputGap = 1 - passThrough.rps / bareProxy.rps;
-    // The audit's batches and WAL checkpoints once held the event loop behind legacy calls (docs/audit.md): hence the p99 goals.
     const legacyGap = 1 - legacy.rps / passThrough.rps;
     const cpu = (x: number | null): number => x ?? Number.NaN;
     const us = (x: number | null): string => (x === null ? '–' : x.toFixed(0));
@@ -181,6 +180,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       { key: 'gateway.rewrite-throughput', figure: legacy.rps, baseline: passThrough.rps, shown: `${legacy.rps.toFixed(0)} (${relative(legacyGap)}; bare Node rewrite ${bareLegacy.rps.toFixed(0)})` },
       { key: 'gateway.rewrite-cpu-saturated', figure: cpu(legacy.proxyCpu), baseline: cpu(bareLegacy.proxyCpu) },
       { key: 'gateway.rewrite-cpu-moderate', subject: `${rate} req/s`, figure: cpu(calmLegacy.proxyCpu), baseline: cpu(calmBareLegacy.proxyCpu) },
+      // The audit's batches and WAL checkpoints once held the event loop behind legacy calls (docs/audit.md).
       { key: 'gateway.rewrite-p99-added', subject: `${rate} req/s`, figure: calmLegacy.p99, baseline: calmPass.p99 },
       { key: 'gateway.rewrite-p50-ratio', subject: `${rate} req/s`, figure: calmLegacy.p50, baseline: calmPass.p50 },
     ];
