@@ -29,6 +29,8 @@ export { crossSiteGuard, crossSiteRefusal } from './http/cross-site.ts';
 export type { CrossSiteRequest } from './http/cross-site.ts';
 export { STALL_CHECK_MS, startStallDetector } from './http/stall-detector.ts';
 export { joiBody, joiParams, joiQuery } from './http/validate.ts';
+export { compareReleases, isRelease, loadCalendar } from './releases.ts';
+export type { ReleaseCalendar } from './releases.ts';
 export { checkData, schemaProblems, shippedSchemaErrors, summary } from './json-schema/index.ts';
 export { createLogger } from './logger.ts';
 export type { Logger } from './logger.ts';

@@ -4,7 +4,7 @@
  * follows the deprecation schedule of the configured release.
  */
 import { PLATFORM_ADMIN, PLATFORM_ADMIN_REPLACEMENTS } from '../auth/roles.ts';
-import { roleId } from '../../../kernel/index.ts';
+import { compareReleases, roleId } from '../../../kernel/index.ts';
 import { BadRequestError } from '../../../kernel/index.ts';
 import type { Doc, Logger, Store } from '../../../kernel/index.ts';
 import { assertKnown, dedupe } from './references.ts';
@@ -16,13 +16,6 @@ const DEPRECATED_IN = '2021.2';
 const REMOVED_IN = '2022.2';
 const REPLACEMENTS = PLATFORM_ADMIN_REPLACEMENTS.map((p) => `${p}.admin`);
 const REPLACEMENT_IDS = PLATFORM_ADMIN_REPLACEMENTS.map((p) => roleId(p, 'admin'));
-
-/** Orders releases numerically, year then number: 2022.10 comes after 2022.2. */
-export function compareReleases(a: string, b: string): number {
-  const [ya = 0, na = 0] = a.split('.').map(Number);
-  const [yb = 0, nb = 0] = b.split('.').map(Number);
-  return ya - yb || na - nb;
-}
 
 export interface Assignments {
   assignedRoles?: RoleRef[];

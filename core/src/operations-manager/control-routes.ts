@@ -3,12 +3,11 @@
  * answers the envelope with `data: null` and `metadata: {}` (docs/decisions.md D13), except start, which answers the new job.
  */
 import Joi from 'joi';
-import { compareReleases } from '../authorization/assignments.ts';
 import type { JobControl } from '../engine/control.ts';
 import type { GroupChange, TaskControl } from '../engine/task-control.ts';
 import type { FinishState } from '../engine/types.ts';
 import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
-import { answer, joiBody, joiObjectId, joiParams, NULL } from '../../../kernel/index.ts';
+import { answer, compareReleases, joiBody, joiObjectId, joiParams, NULL } from '../../../kernel/index.ts';
 import type { AnyRoute, ErrorDetail, HttpMethod } from '../../../kernel/index.ts';
 import { JOB, MANUAL_CONTROLLER } from './answers.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from './route.ts';

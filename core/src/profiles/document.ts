@@ -9,8 +9,7 @@
  * (docs/profiles.md, "alarmProps").
  */
 import Joi from 'joi';
-import { compareReleases } from '../authorization/assignments.ts';
-import { ValidationError } from '../../../kernel/index.ts';
+import { compareReleases, ValidationError } from '../../../kernel/index.ts';
 import type { Doc } from '../../../kernel/index.ts';
 
 export type Profile = Record<string, unknown> & { id: string };

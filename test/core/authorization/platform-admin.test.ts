@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { roleId } from '../../../kernel/store/ids.ts';
-import { compareReleases, PLATFORM_ADMIN_ID } from '../../../core/src/authorization/assignments.ts';
+import { PLATFORM_ADMIN_ID } from '../../../core/src/authorization/assignments.ts';
 import type { Store } from '../../../kernel/store/types.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
@@ -46,14 +46,6 @@ after(async () => {
   await old.close();
   await current.close();
   await store.close();
-});
-
-test('releases compare numerically, year then number', () => {
-  assert.ok(compareReleases('2022.1', '2022.2') < 0);
-  assert.ok(compareReleases('2022.10', '2022.2') > 0);
-  assert.ok(compareReleases('2023.1', '2022.2') > 0);
-  assert.ok(compareReleases('2021.2', '2022.1') < 0);
-  assert.equal(compareReleases('2022.2', '2022.2'), 0);
 });
 
 describe('at 2022.1', () => {
