@@ -97,7 +97,7 @@ export function createCoreApp(deps: CoreDeps): Core {
     ...(metrics ? { observer: metrics.engine } : {}),
   });
   const jobControl = new JobControl(engine, deps.store);
-  const automationCatalog = createAutomationCatalog({ ...deps, workflows: createWorkflowLookup(deps.store), startJob: (name, options, initiator) => engine.startJob(name, options, initiator), pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
+  const automationCatalog = createAutomationCatalog({ ...deps, workflows: createWorkflowLookup(deps.store), startJob: (name, options, initiator) => engine.startJob(name, options, initiator), authority, pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
   const omAutomations = createOmAutomations({ ...deps, engine, authority, pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
   const profiles = createProfiles({ store: deps.store, logger: deps.logger, release: deps.config.platform.release });
   if (metrics) automationCatalog.scheduler.onRun = omAutomations.scheduler.onRun = metrics.schedulerRun;

@@ -9,13 +9,16 @@
 import type { Caller } from '../auth/caller.ts';
 import { and, AppError, BadRequestError, ConflictError, DuplicateKeyError, ForbiddenError, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
 import type { Doc, ErrorDetail, Logger, SearchQuery, Store } from '../../../kernel/index.ts';
-import { accounts as accountType } from '../store/doc-types.ts';
+import { principalNamed } from '../auth/principal.ts';
+import type { Authority } from '../engine/authority.ts';
+import { initiatorOf } from '../engine/new-job.ts';
 import type { Initiator } from '../engine/new-job.ts';
+import type { WorkflowDoc } from '../engine/types.ts';
 import type { JobDoc } from '../engine/working.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
 import { applySchedule, newAutomation, readImported } from './document.ts';
 import type { AutomationDoc, Gbac, ScheduleChange } from './document.ts';
-import { mayRead, mayWrite, readable } from './gbac.ts';
+import { mayRead, mayWrite, PROVENANCE, readable } from './gbac.ts';
 import { fromAgendaJob } from './migrate.ts';
 
 export interface CatalogDeps {
@@ -23,8 +26,13 @@ export interface CatalogDeps {
   readonly logger: Logger;
   readonly workflows: WorkflowLookup;
   readonly startJob: (workflowName: string, options: { variables: Record<string, unknown> }, initiator: Initiator) => Promise<JobDoc>;
+  /** What a scheduled run's principal may do now (docs/auth.md, "Whose authority background work uses"). */
+  readonly authority: Authority;
   readonly now?: () => number;
 }
+
+/** What running an automation by hand needs over HTTP; a schedule's principal needs the same. */
+const RUN_AUTOMATION = { provenance: PROVENANCE, method: 'runAutomation' };
 
 /** The `options` of `PUT .../:id`. */
 export interface UpdateOptions extends Omit<ScheduleChange, 'disabled'> {
@@ -230,39 +238,43 @@ export class AutomationCatalog {
     return { converted, skipped };
   }
 
-  /** The attached workflow's name; 400 when none is attached or it no longer exists. */
-  private async workflowName(doc: AutomationDoc): Promise<string> {
+  /** The attached workflow; 400 when none is attached or it no longer exists. */
+  private async workflowOf(doc: AutomationDoc): Promise<WorkflowDoc> {
     const { workflow, workflowId } = doc.data;
     if (!workflow && !workflowId) throw new BadRequestError(`Automation ${doc.name} has no workflow attached; attach one with PUT /automation_catalog/automations/${doc._id}`);
     const found = workflowId ? await this.deps.workflows.byId(workflowId) : await this.deps.workflows.byName(workflow!);
     if (!found) throw new BadRequestError(`The workflow attached to automation ${doc.name} (${workflowId ?? workflow}) does not exist`);
-    return found.name;
+    return found;
   }
 
   /** Starts the attached workflow's job now, with the automation's form data (or `formData` given) as variables. */
-  /** Whoever may see the automation may run it (its read groups too). */
+  /** Whoever may see the automation may run it (its read groups too); the job acts for that caller. */
   async run(id: string, caller: Caller, formData?: Record<string, unknown>): Promise<JobDoc> {
     const doc = await this.get(id, caller);
-    const initiator: Initiator = { id: caller.id, username: caller.username };
-    const name = await this.workflowName(doc);
-    const job = await this.deps.startJob(name, { variables: formData ?? doc.data.formData ?? {} }, initiator);
+    const workflow = await this.workflowOf(doc);
+    const job = await this.deps.startJob(workflow.name, { variables: formData ?? doc.data.formData ?? {} }, initiatorOf(caller));
     this.deps.logger.info('automation run', { automation: doc._id, jobId: job._id });
     return job;
   }
 
-  /** The scheduler's callback: runs as the account that last changed the automation. */
+  /**
+   * The scheduler's callback. It acts for whoever last changed what it runs
+   * (the automation or its workflow), and only while that principal may run
+   * the automation by hand; otherwise it starts nothing and the scheduler
+   * records why.
+   */
   async runScheduled(stored: Doc): Promise<void> {
     const doc = stored as AutomationDoc;
-    const name = await this.workflowName(doc);
-    const job = await this.deps.startJob(name, { variables: doc.data.formData ?? {} }, await this.initiatorOf(doc.lastModifiedBy));
+    const workflow = await this.workflowOf(doc);
+    const automationAt = Date.parse(doc.data.lastUpdated);
+    const workflowAt = Date.parse(String(workflow['last_updated']));
+    const workflowBy = workflow['last_updated_by'];
+    const by = typeof workflowBy === 'string' && workflowAt > automationAt ? workflowBy : doc.lastModifiedBy;
+    const principal = by === null ? null : await principalNamed(this.deps.store, by);
+    if (!principal) throw new Error(`Scheduled automation ${doc.name} (${doc._id}) acts for ${by ?? 'nobody'}, who does not exist; nothing was started`);
+    const refused = await this.deps.authority.refusal(principal, RUN_AUTOMATION);
+    if (refused !== null) throw new Error(`Scheduled automation ${doc.name} (${doc._id}) started nothing: ${refused}`);
+    const job = await this.deps.startJob(workflow.name, { variables: doc.data.formData ?? {} }, principal);
     this.deps.logger.info('scheduled automation run', { automation: doc._id, jobId: job._id });
-  }
-
-  private async initiatorOf(username: string | null): Promise<Initiator> {
-    const who = username ?? 'automation_catalog';
-    const field = accountType.fields.get('username')!;
-    const page = await this.deps.store.collection('accounts').search({ where: { kind: 'compare', op: 'eq', field, value: who }, sort: [{ field: accountType.fields.get('_id')!, direction: 1 }], skip: 0, limit: 1 });
-    const id = page.docs[0]?.['_id'];
-    return { id: typeof id === 'string' ? id : who, username: who };
   }
 }
