@@ -64,6 +64,8 @@ export type { RawParam } from './search/query-string.ts';
 export { readDate, ValueError } from './search/values.ts';
 export { ARCHIVE_STATE, index, plainCollection, searchedCollection } from './store/collections.ts';
 export type { CollectionSpec } from './store/collections.ts';
+export { declareCollection, duplicateRefusal, repository, revisionOf, UPDATE_ATTEMPTS } from './store/repository.ts';
+export type { CollectionDeclaration, DeclarationOptions, Keyed, Repository } from './store/repository.ts';
 export { newObjectId, newUuid, roleId } from './store/ids.ts';
 export { openStore } from './store/open.ts';
 export { SqliteStore } from './store/sqlite/store.ts';
