@@ -18,6 +18,7 @@ import assert from 'node:assert/strict';
 import { SERVICE_NODE_FLAGS } from '../../scripts/supervise.ts';
 import { ADMIN_PASSWORD, tempDir } from '../faults/support.ts';
 import { storeEnv } from '../helpers/stores.ts';
+import { eventually } from '../helpers/wait.ts';
 
 const FLAG = '--disable-proto=delete';
 const data = tempDir('disable-proto');
@@ -61,35 +62,37 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-/** The node process under `root` that runs `script`, once it is there. */
-async function serviceProcess(root: ChildProcess, script: string, log: () => string): Promise<number> {
-  const deadline = Date.now() + 40_000;
-  for (;;) {
-    const pids = [root.pid!, ...descendants(root.pid!)];
-    const found = pids.find((pid) => {
-      try {
-        return cmdline(pid).includes(script);
-      } catch {
-        return false;
-      }
-    });
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`no process runs ${script}: ${log()}`);
-    await new Promise((r) => setTimeout(r, 100));
+/** Adds the service's own output to a wait that ran out, so a failed start says why. */
+async function orLog<T>(wait: Promise<T>, log: () => string): Promise<T> {
+  try {
+    return await wait;
+  } catch (err) {
+    throw new Error(`${err instanceof Error ? err.message : String(err)}: ${log()}`);
   }
 }
 
-async function answers(url: string, log: () => string): Promise<void> {
-  const deadline = Date.now() + 40_000;
-  for (;;) {
+/** The node process under `root` that runs `script`, once it is there. */
+function serviceProcess(root: ChildProcess, script: string, log: () => string): Promise<number> {
+  const running = (): number | undefined => [root.pid!, ...descendants(root.pid!)].find((pid) => {
     try {
-      if ((await fetch(url)).status === 200) return;
+      return cmdline(pid).includes(script);
+    } catch {
+      return false;
+    }
+  });
+  return orLog(eventually(running, { timeoutMs: 40_000, everyMs: 100, what: `a process running ${script}` }), log);
+}
+
+async function answers(url: string, log: () => string): Promise<void> {
+  const ok = async (): Promise<boolean> => {
+    try {
+      return (await fetch(url)).status === 200;
     } catch {
       // Not listening yet.
+      return false;
     }
-    if (Date.now() > deadline) throw new Error(`${url} never answered: ${log()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  await orLog(eventually(ok, { timeoutMs: 40_000, everyMs: 100, what: `${url} answering 200` }), log);
 }
 
 /** Runs a package.json script as npm would (sh -c, node_modules/.bin on PATH), without npm's own process in between. */
