@@ -26,7 +26,7 @@ import type { GatewayManager } from './gateway-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
 import { healthStatusRoutes } from './health/status.ts';
 import { bodyDepthError, bodyError, crossSiteGuard, errorHandler, forwardedRequest, metricsRoutes, observeAnswers, requestContext, routerTemplate, securityHeaders, trustedProxies } from '../../kernel/index.ts';
-import type { AnswerTap, AnyRoute, Logger, Store } from '../../kernel/index.ts';
+import type { AnswerTap, AnyRoute, Logger, StallCount, Store } from '../../kernel/index.ts';
 import { mountRoutes, routeFinder, routeSurfaces } from './http/mount.ts';
 import { readCredential } from './auth/credentials.ts';
 import { indexRoutes } from './indexes/routes.ts';
@@ -56,6 +56,8 @@ export interface CoreDeps {
   readonly metrics?: CoreMetrics | null;
   /** Sees every answer (the contract test records them); none by default. */
   readonly tap?: AnswerTap | null;
+  /** The stall detector main.ts started, whose count the metrics report. */
+  readonly stalls?: StallCount;
 }
 
 export interface Core {
@@ -78,7 +80,7 @@ export interface Core {
 
 export function createCoreApp(deps: CoreDeps): Core {
   const auth = new AuthService(deps.store, deps.config.auth, deps.logger);
-  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createCoreMetrics(deps.store) : null;
+  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createCoreMetrics(deps.store, Date.now, deps.stalls) : null;
   const gateways = createGatewayManager(deps);
   const orchestrator = orchestratorManager({ ...deps, observeRelay: metrics?.relay ?? null });
   const transformations = createTransformations(deps.store);

@@ -4,23 +4,23 @@
  */
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../config/load.ts';
-import { createLogger, listen, openStore, STALL_CHECK_MS, startArchiveService, startStallDetector } from '../../kernel/index.ts';
+import { createLogger, listen, openStore, STALL_CHECK_MS, StallDetector, startArchiveService } from '../../kernel/index.ts';
 import { createCoreApp } from './app.ts';
 import { jobsGroup } from './archive/jobs.ts';
 import { CORE_COLLECTIONS } from './store/collections.ts';
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'core' });
-startStallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger });
+const stalls = new StallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger }).start();
 const store = await openStore(config, CORE_COLLECTIONS);
-const core = createCoreApp({ store, config, logger });
+const core = createCoreApp({ store, config, logger, stalls });
 await core.bootstrap();
 void core.engine.recover().catch((err: unknown) => logger.error('resuming running jobs failed', { error: String(err) }));
 // Cores sharing the store list each other's gateway adapters from these records.
 setInterval(() => void core.gateways.publish().catch((err: unknown) => logger.warn('cluster record not written', { error: String(err) })), 30_000).unref();
 // Every interface unless told (`core.host`); `npm start` binds loopback, behind the gateway (docs/deployment.md).
 const host = config.core.host ?? '0.0.0.0';
-const server = await listen(core.app, config.core.port, host);
+const server = await listen(core.app, config.core.port, host, { requests: stalls });
 core.automationScheduler.start();
 core.triggerScheduler.start();
 // Finished jobs past their retention go to DATA_DIR/archive (off unless RETENTION_JOB_DAYS is set).

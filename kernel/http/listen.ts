@@ -7,7 +7,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { requestIdOf } from './request-context.ts';
-import { noteRequest } from './stall-detector.ts';
+import { fallbackDetector } from './stall-detector.ts';
+import type { RequestNotes } from './stall-detector.ts';
 import { takeTurns } from './turns.ts';
 
 export const MAX_HEADER_BYTES = 64 * 1024;
@@ -30,17 +31,22 @@ export const REQUESTS_PER_TURN = 8;
  * (Koa's, the gateway's node:http ones), and is noted for the stall detector
  * under that id.
  */
-function noted(handle: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+function noted(handle: (req: IncomingMessage, res: ServerResponse) => void, notes: RequestNotes | null): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const requestId = requestIdOf(req.headers['x-request-id']);
     req.headers['x-request-id'] = requestId;
-    noteRequest(req, res, requestId);
+    notes?.note(req, res, requestId);
     handle(req, res);
   };
 }
 
-export function listen(app: Koa, port: number, host: string): Promise<Server> {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, takeTurns(noted(app.callback()), REQUESTS_PER_TURN));
+export interface ListenOptions {
+  /** The stall detector that notes this server's requests; without one, the process's (stall-detector.ts), if any. */
+  readonly requests?: RequestNotes;
+}
+
+export function listen(app: Koa, port: number, host: string, options: ListenOptions = {}): Promise<Server> {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, takeTurns(noted(app.callback(), options.requests ?? fallbackDetector()), REQUESTS_PER_TURN));
   // Clients on keep-alive connections (the gateway's pool) must see the close first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

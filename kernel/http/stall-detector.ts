@@ -11,8 +11,10 @@
  * stall came from work outside requests (jobs, schedulers).
  *
  * Shared by the core and the gateway (both serve through listen.ts), so it
- * imports nothing of either's domain. The count lives here, for a metrics
- * module to read (`stallCount()`).
+ * imports nothing of either's domain. What it notes and counts belongs to
+ * one detector, made by the service and passed to `listen()` (which notes
+ * the requests) and to its metrics (which read `count()`), so two servers in
+ * one process (the tests) never name each other's requests.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.ts';
@@ -25,40 +27,13 @@ interface Noted {
   endedAt: number;
 }
 
-/** Requests not yet answered. */
-const inFlight = new Set<Noted>();
-/** The last requests answered, oldest first, so a stall can name one that ended while it lasted. */
+/** The last requests answered that a detector keeps, so a stall can name one that ended while it lasted. */
 const ENDED_KEPT = 16;
-const ended: Noted[] = [];
-let stalls = 0;
-
-/** Stalls seen by this process since it started. */
-export function stallCount(): number {
-  return stalls;
-}
 
 function path(url: string | undefined): string {
   if (url === undefined) return '/';
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
-}
-
-/** Notes a request as it starts; `requestId` is the one its handlers will use. */
-export function noteRequest(req: IncomingMessage, res: ServerResponse, requestId: string): void {
-  const noted: Noted = { requestId, route: `${req.method ?? 'GET'} ${path(req.url)}`, startedAt: performance.now(), endedAt: Number.NaN };
-  inFlight.add(noted);
-  res.once('close', () => {
-    noted.endedAt = performance.now();
-    inFlight.delete(noted);
-    ended.push(noted);
-    if (ended.length > ENDED_KEPT) ended.shift();
-  });
-}
-
-/** The requests that ran at some time since `from` (still running, or ended since), latest started first. */
-function runningDuring(from: number): Noted[] {
-  const found = [...inFlight, ...ended.filter((n) => n.endedAt >= from)];
-  return found.sort((a, b) => b.startedAt - a.startedAt);
 }
 
 /**
@@ -76,33 +51,98 @@ export interface StallDetectorOptions {
   readonly logger: Logger;
 }
 
-export interface StallDetector {
-  stop(): void;
+/** What `listen()` needs: somewhere to note each request it starts. */
+export interface RequestNotes {
+  /** Notes a request as it starts; `requestId` is the one its handlers will use. */
+  note(req: IncomingMessage, res: ServerResponse, requestId: string): void;
 }
 
-export function startStallDetector(options: StallDetectorOptions): StallDetector {
-  const { thresholdMs, intervalMs, logger } = options;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    // The loop was free at `last`; the blocking began after it, so this is a lower bound of the stall.
-    const stalledMs = now - last - intervalMs;
-    const from = last;
-    last = now;
-    if (stalledMs <= thresholdMs) return;
-    stalls += 1;
-    const running = runningDuring(from);
-    const [first] = running;
-    logger.warn(`event loop stalled for ${Math.round(stalledMs)} ms${first ? ` during ${first.route}` : ' outside any request'}`, {
-      stalledMs: Math.round(stalledMs),
-      requestId: first?.requestId ?? null,
-      route: first?.route ?? null,
-      // Other requests that were running too: one of them may be the cause.
-      alsoRunning: running.slice(1, 6).map((n) => `${n.requestId} ${n.route}`),
-      stalls,
+/** What a metrics registry needs: the number of stalls seen. */
+export interface StallCount {
+  count(): number;
+}
+
+export class StallDetector implements RequestNotes, StallCount {
+  /** Requests not yet answered. */
+  private readonly inFlight = new Set<Noted>();
+  /** The last requests answered, oldest first. */
+  private readonly ended: Noted[] = [];
+  private stalls = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: StallDetectorOptions) {}
+
+  /** Stalls this detector has seen since it started. */
+  count(): number {
+    return this.stalls;
+  }
+
+  note(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+    const noted: Noted = { requestId, route: `${req.method ?? 'GET'} ${path(req.url)}`, startedAt: performance.now(), endedAt: Number.NaN };
+    this.inFlight.add(noted);
+    res.once('close', () => {
+      noted.endedAt = performance.now();
+      this.inFlight.delete(noted);
+      this.ended.push(noted);
+      if (this.ended.length > ENDED_KEPT) this.ended.shift();
     });
-  }, intervalMs);
-  // The detector must not keep a stopping process alive.
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  }
+
+  /** The requests that ran at some time since `from` (still running, or ended since), latest started first. */
+  private runningDuring(from: number): Noted[] {
+    const found = [...this.inFlight, ...this.ended.filter((n) => n.endedAt >= from)];
+    return found.sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  start(): this {
+    if (this.timer) return this;
+    const { thresholdMs, intervalMs, logger } = this.options;
+    let last = performance.now();
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      // The loop was free at `last`; the blocking began after it, so this is a lower bound of the stall.
+      const stalledMs = now - last - intervalMs;
+      const from = last;
+      last = now;
+      if (stalledMs <= thresholdMs) return;
+      this.stalls += 1;
+      const running = this.runningDuring(from);
+      const [first] = running;
+      logger.warn(`event loop stalled for ${Math.round(stalledMs)} ms${first ? ` during ${first.route}` : ' outside any request'}`, {
+        stalledMs: Math.round(stalledMs),
+        requestId: first?.requestId ?? null,
+        route: first?.route ?? null,
+        // Other requests that were running too: one of them may be the cause.
+        alsoRunning: running.slice(1, 6).map((n) => `${n.requestId} ${n.route}`),
+        stalls: this.stalls,
+      });
+    }, intervalMs);
+    // The detector must not keep a stopping process alive.
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+/**
+ * The detector of a process whose `main.ts` starts one but passes it nowhere
+ * (the gateway's, for now): `listen()` and `processMetrics()` use it when
+ * they are given none. A service that passes its detector never touches it.
+ */
+let unpassed: StallDetector | null = null;
+
+/** The detector `listen()` and `processMetrics()` fall back on; none until `startStallDetector` runs. */
+export function fallbackDetector(): StallDetector | null {
+  return unpassed;
+}
+
+/** Makes and starts a detector; it is also the fallback for servers and registries given none. */
+export function startStallDetector(options: StallDetectorOptions): StallDetector {
+  const detector = new StallDetector(options).start();
+  unpassed = detector;
+  return detector;
 }

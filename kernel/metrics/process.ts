@@ -1,6 +1,7 @@
 /** Node's default process metrics and the stall count, as both services expose them. */
 import { collectDefaultMetrics, Counter } from 'prom-client';
-import { stallCount } from '../http/stall-detector.ts';
+import { fallbackDetector } from '../http/stall-detector.ts';
+import type { StallCount } from '../http/stall-detector.ts';
 import type { Registry } from 'prom-client';
 
 /**
@@ -10,17 +11,17 @@ import type { Registry } from 'prom-client';
  */
 const LINT_FAILING_COPIES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
-export function processMetrics(registry: Registry): void {
+/** `stalls` is the service's stall detector; without one, the process's (stall-detector.ts), read when scraped. */
+export function processMetrics(registry: Registry, stalls?: StallCount): void {
   collectDefaultMetrics({ register: registry });
   for (const name of LINT_FAILING_COPIES) registry.removeSingleMetric(name);
-  // The stall detector counts for the whole process (kernel/http/stall-detector.ts); read when scraped.
   new Counter({
     name: 'iap_event_loop_stalls_total',
     help: 'Event-loop stalls longer than stalls.thresholdMs in this process',
     registers: [registry],
     collect() {
       this.reset();
-      this.inc(stallCount());
+      this.inc((stalls ?? fallbackDetector())?.count() ?? 0);
     },
   });
 }

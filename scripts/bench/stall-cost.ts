@@ -8,13 +8,13 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestIdOf } from '../../kernel/http/request-context.ts';
-import { noteRequest, STALL_CHECK_MS, startStallDetector } from '../../kernel/http/stall-detector.ts';
+import { STALL_CHECK_MS, StallDetector } from '../../kernel/http/stall-detector.ts';
 import { createLogger } from '../../kernel/logger.ts';
 
 // Made before any measuring: loading winston's formats is no part of the detector's running cost.
 const logger = createLogger({ level: 'error', service: 'bench', silent: true });
 const idle = async (withDetector: boolean): Promise<number> => {
-  const detector = withDetector ? startStallDetector({ thresholdMs: 200, intervalMs: STALL_CHECK_MS, logger }) : null;
+  const detector = withDetector ? new StallDetector({ thresholdMs: 200, intervalMs: STALL_CHECK_MS, logger }).start() : null;
   const keep = setInterval(() => undefined, 1000);
   // A second to settle.
   await new Promise((r) => setTimeout(r, 1000));
@@ -36,6 +36,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 console.log(`idle process, CPU per second (median of 3 × 5 s): ${median(runs.without).toFixed(2)} ms without the detector, ${median(runs.with).toFixed(2)} ms with it`);
 
 const N = 200_000;
+const noting = new StallDetector({ thresholdMs: 200, intervalMs: STALL_CHECK_MS, logger });
 function perRequest(note: boolean, header: string | undefined): number {
   const started = performance.now();
   for (let i = 0; i < N; i += 1) {
@@ -44,7 +45,7 @@ function perRequest(note: boolean, header: string | undefined): number {
     if (note) {
       const id = requestIdOf(req.headers['x-request-id']);
       req.headers['x-request-id'] = id;
-      noteRequest(req, res, id);
+      noting.note(req, res, id);
     }
     res.emit('close');
   }

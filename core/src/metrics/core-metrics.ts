@@ -6,7 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DURATION_BUCKETS, jobs as jobType, processMetrics, requestDuration, tasks as taskType } from '../../../kernel/index.ts';
-import type { DocType, ObserveRequest, Store } from '../../../kernel/index.ts';
+import type { DocType, ObserveRequest, StallCount, Store } from '../../../kernel/index.ts';
 import { CORE_COLLECTION_NAMES } from '../store/collections.ts';
 
 /** What the engine reports as it runs jobs. */
@@ -48,9 +48,10 @@ function statusCounts(store: Store, type: DocType, statuses: readonly string[], 
   };
 }
 
-export function createCoreMetrics(store: Store, now: () => number = Date.now): CoreMetrics {
+/** `stalls` is the core's stall detector (main.ts); without one, the process's, if any. */
+export function createCoreMetrics(store: Store, now: () => number = Date.now, stalls?: StallCount): CoreMetrics {
   const registry = new Registry();
-  processMetrics(registry);
+  processMetrics(registry, stalls);
   const jobCounts = statusCounts(store, jobType, JOB_STATUSES, now);
   const taskCounts = statusCounts(store, taskType, TASK_STATUSES, now);
   new Gauge({

@@ -6,6 +6,9 @@
  * app, whose legacy and pass-through requests run on node:http outside Koa,
  * in front of a stand-in core that blocks while they wait for it.
  *
+ * The gateway's main.ts passes its detector nowhere, so its server and
+ * metrics use the one `startStallDetector` made; the core passes its own.
+ *
  * A timing test: the detector is a real interval timer measuring a real
  * block of the event loop, so the tests wait real time for it to look.
  */
@@ -17,8 +20,7 @@ import assert from 'node:assert/strict';
 import type { Middleware } from 'koa';
 import { createCoreApp } from '../../../core/src/app.ts';
 import { listen } from '../../../kernel/http/listen.ts';
-import { STALL_CHECK_MS, stallCount, startStallDetector } from '../../../kernel/http/stall-detector.ts';
-import type { StallDetector } from '../../../kernel/http/stall-detector.ts';
+import { STALL_CHECK_MS, StallDetector, startStallDetector } from '../../../kernel/http/stall-detector.ts';
 import { createLogger } from '../../../kernel/logger.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { createGatewayApp } from '../../../gateway/src/app.ts';
@@ -64,10 +66,10 @@ test('a core request that blocks the loop for 300 ms is logged once with its req
     await next();
   };
   core.app.middleware.unshift(blocking);
-  const server = await listen(core.app, 0, '127.0.0.1');
+  const server = await listen(core.app, 0, '127.0.0.1', { requests: detector });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const counted = stallCount();
+    const counted = detector.count();
     const res = await fetch(`${url}/health/live?token=not-for-logs`, { headers: { 'x-request-id': 'stall-core-1', 'x-test-block': 'yes' } });
     assert.equal(res.status, 200);
     await fetch(`${url}/health/live`, { headers: { 'x-request-id': 'calm-core-1' } });
@@ -79,7 +81,7 @@ test('a core request that blocks the loop for 300 ms is logged once with its req
     assert.ok((found[0]!['stalledMs'] as number) >= 200, `measured ${String(found[0]!['stalledMs'])} ms`);
     assert.doesNotMatch(JSON.stringify(found[0]), /not-for-logs/);
     assert.deepEqual(stallsOf('calm-core-1'), [], 'a request that does not block is not named');
-    assert.ok(stallCount() >= counted + 1, 'the stall is counted');
+    assert.ok(detector.count() >= counted + 1, 'the stall is counted');
   } finally {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
@@ -102,7 +104,7 @@ test('the gateway\'s pass-through and legacy requests (node:http, outside Koa) a
   const server = await listen(gateway.app, 0, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const counted = stallCount();
+    const counted = detector.count();
     await fetch(`${url}/operations-manager/jobs?limit=1`, { headers: { 'x-request-id': 'stall-pass-1', authorization: 'Bearer x' } });
     await detectorLooks();
     const passing = stallsOf('stall-pass-1');
@@ -119,13 +121,52 @@ test('the gateway\'s pass-through and legacy requests (node:http, outside Koa) a
     const named = stallsOf(given);
     assert.ok(named.length >= 1, JSON.stringify(lines));
     assert.deepEqual(new Set(named.map((l) => l['route'])), new Set(['GET /user-management/roles']));
-    assert.ok(stallCount() >= counted + 2);
+    assert.ok(detector.count() >= counted + 2);
   } finally {
     await gateway.close();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     standIn.closeAllConnections();
     await new Promise((r) => standIn.close(r));
+    await store.close();
+  }
+});
+
+test('two detectors in one process each name only the requests of the server they were given', { timeout: 15_000 }, async () => {
+  const theirs: Array<Record<string, unknown>> = [];
+  const theirLogger = createLogger({
+    level: 'warn',
+    service: 'test',
+    stream: new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n')) if (line.trim() !== '') theirs.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    }),
+  });
+  // Another service's detector in the same process, started after ours and given no server.
+  const other = new StallDetector({ thresholdMs: 200, intervalMs: STALL_CHECK_MS, logger: theirLogger }).start();
+  const config = await testConfig();
+  const store = await openTestStore();
+  const core = createCoreApp({ store, config, logger: createLogger({ level: 'error', service: 'core', silent: true }), stalls: detector });
+  core.app.middleware.unshift(async (ctx, next) => {
+    if (ctx.get('x-test-block') === 'yes') block(BLOCK_MS);
+    await next();
+  });
+  const server = await listen(core.app, 0, '127.0.0.1', { requests: detector });
+  try {
+    const otherCounted = other.count();
+    await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/health/live`, { headers: { 'x-request-id': 'stall-mine-1', 'x-test-block': 'yes' } });
+    await detectorLooks();
+    assert.equal(stallsOf('stall-mine-1').length, 1, 'the detector given the server names its request');
+    const seenByOther = theirs.filter((l) => typeof l['message'] === 'string' && l['message'].startsWith('event loop stalled'));
+    assert.ok(seenByOther.length >= 1, 'the other detector feels the same stall of the shared event loop');
+    assert.ok(other.count() >= otherCounted + 1);
+    assert.deepEqual(seenByOther.map((l) => l['requestId']), seenByOther.map(() => null), 'but names none of a server it was not given');
+  } finally {
+    other.stop();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
     await store.close();
   }
 });
