@@ -29,8 +29,12 @@ export interface DeclarationOptions<T extends Keyed> {
   readonly noun: string;
   /** The 404's message, when the surface's clients know another than `<Noun> <id> was not found`. */
   readonly notFound?: (id: string) => string;
-  /** How the document's unique name reads in a conflict (`jobReader of OperationsManager`); its `name` unless told. */
-  readonly nameOf?: (doc: T) => string;
+  /**
+   * The unique name a conflict names, other than the id: the parameter a
+   * caller changes to resolve it and how the name reads (`jobReader of
+   * OperationsManager`). The document's `name` unless told.
+   */
+  readonly uniqueName?: { readonly parameter: string; readonly of: (doc: T) => string };
   /** A refusal of another shape than the 409 of duplicateRefusal: a platform's own 400, say. */
   readonly duplicate?: (doc: T, key: string) => AppError;
 }
@@ -55,21 +59,22 @@ const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'An' : 'A');
  * id when the key was `_id`, otherwise the unique name, each naming the
  * parameter the caller can change.
  */
-export function duplicateRefusal(noun: string, key: string, id: string, name: string | null): ConflictError {
+export function duplicateRefusal(noun: string, key: string, id: string, name: { readonly parameter: string; readonly text: string } | null): ConflictError {
   if (key === '_id' || name === null) return new ConflictError(`${article(noun)} ${noun} with id ${id} already exists`, [{ parameter: '_id', message: `is already the id of another ${noun}` }]);
-  return new ConflictError(`${article(noun)} ${noun} named ${name} already exists`, [{ parameter: 'name', message: `is already the name of another ${noun}` }]);
+  return new ConflictError(`${article(noun)} ${noun} named ${name.text} already exists`, [{ parameter: name.parameter, message: `is already the ${name.parameter} of another ${noun}` }]);
 }
 
 /** The document's `name`, when it has one: what a unique index other than `_id` usually keys. */
-function nameField(doc: Keyed): string | null {
+function nameField(doc: Keyed): { parameter: string; text: string } | null {
   const name = (doc as { name?: unknown }).name;
-  return typeof name === 'string' ? name : null;
+  return typeof name === 'string' ? { parameter: 'name', text: name } : null;
 }
 
 /** A collection's declaration; `T` is the stored document's type, given explicitly. */
 export function declareCollection<T extends Keyed>(spec: CollectionSpec, options: DeclarationOptions<T>): CollectionDeclaration<T> {
   const { noun } = options;
-  const nameOf = options.nameOf ?? nameField;
+  const { uniqueName } = options;
+  const nameOf = (doc: T) => (uniqueName ? { parameter: uniqueName.parameter, text: uniqueName.of(doc) } : nameField(doc));
   return Object.freeze({
     spec,
     name: spec.name,

@@ -26,7 +26,7 @@ const WIDGETS = declareCollection<Widget>(plainCollection('widgets', [index([['n
 const GADGETS = declareCollection<Widget>(plainCollection('gadgets', [index([['name', 1], ['shelf', 1]], true)]), {
   noun: 'item',
   notFound: (id) => `Item ${id} not found`,
-  nameOf: (doc) => `${doc.name} on shelf ${doc.shelf}`,
+  uniqueName: { parameter: 'shelf', of: (doc) => `${doc.name} on shelf ${doc.shelf}` },
 });
 const PLATFORM = declareCollection<Widget>(plainCollection('platform_things', [index([['name', 1]], true)]), {
   noun: 'thing',
@@ -91,7 +91,7 @@ for (const factory of factories) {
     test('a collection names its unique key in its own words, or answers its own refusal', async () => {
       const gadgets = repository(store, GADGETS);
       await gadgets.insert(widget('g1', 'knob', { shelf: 'top' }));
-      await assert.rejects(gadgets.insert(widget('g2', 'knob', { shelf: 'top' })), { status: 409, message: 'An item named knob on shelf top already exists' });
+      await assert.rejects(gadgets.insert(widget('g2', 'knob', { shelf: 'top' })), { status: 409, message: 'An item named knob on shelf top already exists', details: [{ parameter: 'shelf', message: 'is already the shelf of another item' }] });
       const things = repository(store, PLATFORM);
       await things.insert(widget('p1', 'one'));
       await assert.rejects(things.insert(widget('p2', 'one')), { status: 400, code: 'CONFLICT', message: 'Thing with given name already exists' });

@@ -7,11 +7,11 @@
  * The catalog automation is kept and marked `migratedToOM`.
  */
 import type { Caller } from '../../auth/caller.ts';
-import type { AutomationDoc as CatalogDoc } from '../../automation-catalog/document.ts';
 import { mayRead, mayWrite } from '../../automation-catalog/gbac.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../../../kernel/index.ts';
+import { ConflictError, ForbiddenError, NotFoundError, repository } from '../../../../kernel/index.ts';
 import type { Doc, Logger, Store } from '../../../../kernel/index.ts';
 import { parseRepeat, ScheduleError } from '../../scheduler/schedule.ts';
+import { CATALOG_AUTOMATIONS } from '../../store/collections.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 import type { TriggerDoc } from '../triggers/model.ts';
 import type { TriggerService } from '../triggers/service.ts';
@@ -67,13 +67,12 @@ function schedule(catalog: Doc, now: number): { firstRunAt: number; repeatInterv
 
 export async function migrateCatalogAutomation(deps: MigrateDeps, catalogId: string, caller: Caller): Promise<Migrated> {
   const now = (deps.now ?? Date.now)();
-  const catalogs = deps.store.collection('automations');
-  const catalog = await catalogs.findById(catalogId);
+  const catalog = await repository(deps.store, CATALOG_AUTOMATIONS).find(catalogId);
   // The catalog's group access holds here too (docs/automation-catalog.md, "Group access"): migrating reads and marks it.
-  if (!catalog || !mayRead(caller, catalog as unknown as CatalogDoc)) throw new NotFoundError(`Automation-catalog automation ${catalogId} was not found`);
-  if (!mayWrite(caller, catalog as unknown as CatalogDoc)) throw new ForbiddenError(`Automation-catalog automation ${String(catalog['name'])} may be migrated only by members of its write groups`);
+  if (!catalog || !mayRead(caller, catalog)) throw new NotFoundError(`Automation-catalog automation ${catalogId} was not found`);
+  if (!mayWrite(caller, catalog)) throw new ForbiddenError(`Automation-catalog automation ${String(catalog['name'])} may be migrated only by members of its write groups`);
   const previous = text(catalog['correspondingOMAutomationId']);
-  if (catalog['migratedToOM'] === true && previous && (await deps.automations.collection.findById(previous))) {
+  if (catalog['migratedToOM'] === true && previous && (await deps.automations.automations.find(previous))) {
     throw new ConflictError(`Automation-catalog automation ${String(catalog['name'])} was already migrated to operations-manager automation ${previous}`);
   }
   const data = (catalog['data'] && typeof catalog['data'] === 'object' ? catalog['data'] : {}) as Doc;
@@ -99,12 +98,12 @@ export async function migrateCatalogAutomation(deps: MigrateDeps, catalogId: str
 
 /** Records the migration on the catalog automation, revision-checked so a concurrent catalog edit is not lost. */
 async function markMigrated(deps: MigrateDeps, catalogId: string, omId: string): Promise<void> {
-  const catalogs = deps.store.collection('automations');
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const current = await catalogs.findById(catalogId);
-    if (!current) return;
-    const rev = typeof current['_rev'] === 'number' ? current['_rev'] : null;
-    if (await catalogs.replaceIfRev({ ...current, migratedToOM: true, correspondingOMAutomationId: omId, _rev: (rev ?? -1) + 1 }, rev)) return;
+  try {
+    await repository(deps.store, CATALOG_AUTOMATIONS).update(catalogId, (current) => ({ ...current, migratedToOM: true, correspondingOMAutomationId: omId }));
+  } catch (err) {
+    // Deleted meanwhile: nothing left to mark.
+    if (err instanceof NotFoundError) return;
+    if (!(err instanceof ConflictError)) throw err;
+    deps.logger.warn('catalog automation not marked as migrated: it kept changing', { catalogId, omAutomationId: omId });
   }
-  deps.logger.warn('catalog automation not marked as migrated: it kept changing', { catalogId, omAutomationId: omId });
 }

@@ -4,8 +4,9 @@
  * are revision-checked replaces; names are unique (the store's index decides).
  */
 import type { Caller } from '../../auth/caller.ts';
-import { ConflictError, DuplicateKeyError, joiBody, newObjectId, NotFoundError, ValidationError } from '../../../../kernel/index.ts';
-import type { Doc, DocCollection, ErrorDetail, Store } from '../../../../kernel/index.ts';
+import { ConflictError, joiBody, newObjectId, repository, ValidationError } from '../../../../kernel/index.ts';
+import type { Doc, DocCollection, ErrorDetail, Repository, Store } from '../../../../kernel/index.ts';
+import { OM_AUTOMATIONS } from '../../store/collections.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 import { settable } from '../triggers/model.ts';
 import type { TriggerDoc } from '../triggers/model.ts';
@@ -27,18 +28,21 @@ export interface AutomationImport {
 }
 
 export class AutomationService {
-  readonly collection: DocCollection;
+  readonly automations: Repository<AutomationDoc>;
   private readonly now: () => number;
 
   constructor(private readonly deps: AutomationServiceDeps) {
-    this.collection = deps.store.collection('om_automations');
+    this.automations = repository(deps.store, OM_AUTOMATIONS);
     this.now = deps.now ?? Date.now;
   }
 
-  async get(id: string): Promise<AutomationDoc> {
-    const doc = (await this.collection.findById(id)) as AutomationDoc | null;
-    if (!doc) throw new NotFoundError(`Automation ${id} was not found`);
-    return doc;
+  /** The collection itself, for the list route's pages. */
+  get collection(): DocCollection {
+    return this.automations.collection;
+  }
+
+  get(id: string): Promise<AutomationDoc> {
+    return this.automations.get(id);
   }
 
   async create(input: AutomationInput, caller: Caller, options: { id?: string; migratedFrom?: string } = {}): Promise<AutomationDoc> {
@@ -57,34 +61,25 @@ export class AutomationService {
       ...(options.migratedFrom ? { migratedFrom: options.migratedFrom } : {}),
       _rev: 0,
     };
-    await this.insert(doc);
-    return doc;
+    return this.automations.insert(doc);
   }
 
   async update(id: string, patch: AutomationInput, caller: Caller): Promise<AutomationDoc> {
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const current = await this.get(id);
-      const rev = typeof current._rev === 'number' ? current._rev : null;
-      const next: AutomationDoc = { ...current, ...patch, componentType: 'workflows', lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id, _rev: (rev ?? -1) + 1 };
+    return this.automations.update(id, async (current) => {
+      const next: AutomationDoc = { ...current, ...patch, componentType: 'workflows', lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id };
       // The workflow is looked up again from what the patch names, so id and name always agree.
       if ('componentId' in patch || 'componentName' in patch) {
         Object.assign(next, await resolveComponent(this.deps.workflows, { componentId: patch.componentId ?? null, componentName: patch.componentName ?? null }));
       }
-      try {
-        if (await this.collection.replaceIfRev(next, rev)) return next;
-      } catch (err) {
-        if (err instanceof DuplicateKeyError) throw new ConflictError(`An automation named ${next.name} already exists`);
-        throw err;
-      }
-    }
-    throw new ConflictError(`Automation ${id} kept changing while it was being updated; try again`);
+      return next;
+    });
   }
 
   /** Its triggers go first: a crash in between leaves an automation without triggers, never triggers without it. */
   async delete(id: string): Promise<number> {
     await this.get(id);
     const deleted = await this.deps.triggers.deleteOfAction(id);
-    if (!(await this.collection.deleteOne(id))) throw new NotFoundError(`Automation ${id} was not found`);
+    await this.automations.delete(id);
     return deleted;
   }
 
@@ -128,15 +123,5 @@ export class AutomationService {
       copies.push(await this.deps.triggers.create({ ...settable(t), actionId: automation._id, enabled: false }, caller));
     }
     return { automation, triggers: copies };
-  }
-
-  private async insert(doc: AutomationDoc): Promise<void> {
-    try {
-      await this.collection.insertOne(doc);
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-      const sameId = await this.collection.findById(doc._id);
-      throw new ConflictError(sameId ? `An automation with the id ${doc._id} already exists` : `An automation named ${doc.name} already exists`);
-    }
   }
 }

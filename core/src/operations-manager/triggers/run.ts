@@ -17,10 +17,11 @@ import { INTERNAL_JOB_FIELDS } from '../../engine/working.ts';
 import type { JobDoc } from '../../engine/working.ts';
 import { principalNamed } from '../../auth/principal.ts';
 import type { NamedPrincipal } from '../../auth/principal.ts';
-import { BadRequestError } from '../../../../kernel/index.ts';
+import { BadRequestError, repository } from '../../../../kernel/index.ts';
 import type { Doc, Store } from '../../../../kernel/index.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 import type { AutomationDoc } from '../automations/model.ts';
+import { OM_AUTOMATIONS } from '../../store/collections.ts';
 import { OM } from '../route.ts';
 import type { TriggerDoc } from './model.ts';
 
@@ -61,8 +62,10 @@ function lastEdit(edits: readonly Edit[]): Edit | null {
 }
 
 export function automationRunner(deps: RunnerDeps): AutomationRunner {
+  const automations = repository(deps.store, OM_AUTOMATIONS);
+
   async function target(trigger: TriggerDoc): Promise<{ automation: AutomationDoc; workflow: WorkflowDoc }> {
-    const automation = (await deps.store.collection('om_automations').findById(trigger.actionId)) as AutomationDoc | null;
+    const automation = await automations.find(trigger.actionId);
     if (!automation) throw new BadRequestError(`Trigger ${trigger._id} starts automation ${trigger.actionId}, which does not exist`);
     const workflow = (automation.componentId ? await deps.workflows.byId(automation.componentId) : null) ?? (automation.componentName ? await deps.workflows.byName(automation.componentName) : null);
     if (!workflow) throw new BadRequestError(`Automation ${automation.name} has no workflow to run${automation.componentId ? ` (workflow ${automation.componentId} does not exist)` : ''}`);

@@ -4,8 +4,9 @@
  * the scheduler (or another process) wrote since it was read.
  */
 import type { Caller } from '../../auth/caller.ts';
-import { ConflictError, DuplicateKeyError, newObjectId, NotFoundError, ValidationError } from '../../../../kernel/index.ts';
-import type { Condition, DocCollection, ErrorDetail, Store } from '../../../../kernel/index.ts';
+import { ConflictError, newObjectId, repository, ValidationError } from '../../../../kernel/index.ts';
+import type { Condition, DocCollection, ErrorDetail, Repository, Store } from '../../../../kernel/index.ts';
+import { OM_AUTOMATIONS, TRIGGERS } from '../../store/collections.ts';
 import { triggers as triggerType } from '../../store/doc-types.ts';
 import { BOOKKEEPING, readPatch, readTrigger } from './model.ts';
 import type { TriggerDoc, TriggerInput } from './model.ts';
@@ -26,65 +27,59 @@ export interface TriggerServiceDeps {
 }
 
 export class TriggerService {
-  readonly collection: DocCollection;
+  readonly triggers: Repository<TriggerDoc>;
   private readonly now: () => number;
 
   constructor(private readonly deps: TriggerServiceDeps) {
-    this.collection = deps.store.collection('triggers');
+    this.triggers = repository(deps.store, TRIGGERS);
     this.now = deps.now ?? Date.now;
   }
 
-  async get(id: string): Promise<TriggerDoc> {
-    const doc = (await this.collection.findById(id)) as TriggerDoc | null;
-    if (!doc) throw new NotFoundError(`Trigger ${id} was not found`);
-    return doc;
+  /** The collection itself, for the list route's pages. */
+  get collection(): DocCollection {
+    return this.triggers.collection;
+  }
+
+  get(id: string): Promise<TriggerDoc> {
+    return this.triggers.get(id);
   }
 
   /** Triggers of one automation, in a stable order. */
   async ofAction(actionId: string): Promise<TriggerDoc[]> {
-    const page = await this.collection.search({ where: eq('actionId', actionId), sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 10_000 });
-    return page.docs as TriggerDoc[];
+    const page = await this.triggers.search({ where: eq('actionId', actionId), sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 10_000 });
+    return page.docs;
   }
 
   /** Endpoint triggers of a route name, enabled first. */
   async ofRoute(routeName: string): Promise<TriggerDoc[]> {
     const where: Condition = { kind: 'and', items: [eq('type', 'endpoint'), eq('routeName', routeName), eq('verb', 'POST')] };
-    const page = await this.collection.search({ where, sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 100 });
-    const docs = page.docs as TriggerDoc[];
+    const { docs } = await this.triggers.search({ where, sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 100 });
     return [...docs.filter((d) => d.enabled), ...docs.filter((d) => !d.enabled)];
   }
 
   async create(input: TriggerInput, caller: Caller, id = newObjectId()): Promise<TriggerDoc> {
     const at = new Date(this.now()).toISOString();
+    // readTrigger checked that the input has every field its type requires.
     const doc = this.withSchedule({ ...input, _id: id, created: at, createdBy: caller.id, lastUpdated: at, lastUpdatedBy: caller.id, _rev: 0 } as TriggerDoc);
     await this.checkAction(doc.actionId, 'body.actionId');
     await this.checkRoute(doc);
-    try {
-      await this.collection.insertOne(doc);
-    } catch (err) {
-      if (err instanceof DuplicateKeyError) throw new ConflictError(`A trigger with the id ${id} already exists`);
-      throw err;
-    }
-    return doc;
+    return this.triggers.insert(doc);
   }
 
   async update(id: string, raw: Record<string, unknown>, caller: Caller): Promise<TriggerDoc> {
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const current = await this.get(id);
-      const rev = typeof current._rev === 'number' ? current._rev : null;
+    return this.triggers.update(id, async (current) => {
       const patch = readPatch(current.type, raw);
       if (patch.actionId !== undefined) await this.checkAction(patch.actionId, 'body.actionId');
-      const merged = { ...current, ...patch, lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id, _rev: (rev ?? -1) + 1 };
+      const merged = { ...current, ...patch, lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id };
       const changesSchedule = ['enabled', 'firstRunAt', 'repeatInterval'].some((k) => k in patch);
       const next = changesSchedule ? this.withSchedule(merged) : merged;
       await this.checkRoute(next);
-      if (await this.collection.replaceIfRev(next, rev)) return next;
-    }
-    throw new ConflictError(`Trigger ${id} kept changing while it was being updated; try again`);
+      return next;
+    });
   }
 
   async delete(id: string): Promise<void> {
-    if (!(await this.collection.deleteOne(id))) throw new NotFoundError(`Trigger ${id} was not found`);
+    await this.triggers.delete(id);
   }
 
   async deleteOfAction(actionId: string): Promise<number> {
@@ -120,7 +115,7 @@ export class TriggerService {
   }
 
   private async checkAction(actionId: string, parameter: string): Promise<void> {
-    if (!(await this.deps.store.collection('om_automations').findById(actionId))) {
+    if (!(await repository(this.deps.store, OM_AUTOMATIONS).find(actionId))) {
       throw new ValidationError(`Automation ${actionId} does not exist`, [{ parameter, message: 'names no automation' }]);
     }
   }
