@@ -5,6 +5,7 @@
  * route that reads an input it did not declare cannot: undeclared query
  * parameters and bodies are refused before the handler runs.
  */
+import { fileURLToPath } from 'node:url';
 import type { Schema } from 'joi';
 import type { Context } from 'koa';
 import type { Caller } from './caller.ts';
@@ -84,6 +85,8 @@ export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, 
     readonly body?: Validator<unknown, B>;
   };
   handle(input: RouteInput<P, Q, B>, ctx: RouteContext): Promise<RouteResult>;
+  /** The source file that declared it, relative to the repository (`core/src/workflows/routes.ts`); set by `routeHelper` (docs/route-index.md). */
+  readonly declaredIn?: string;
 }
 
 /**
@@ -111,6 +114,23 @@ export type OwnedRoute<P, Q, B> = Omit<RouteDef<P, Q, B>, keyof RouteOwner>;
  */
 export function routeHelper(owner: RouteOwner) {
   return function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(def: OwnedRoute<P, Q, B>): RouteDef<P, Q, B> {
-    return { ...def, provenance: owner.provenance, surface: owner.surface };
+    const declaredIn = callerFile(route);
+    return { ...def, provenance: owner.provenance, surface: owner.surface, ...(declaredIn ? { declaredIn } : {}) };
   };
+}
+
+const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The file of the code that called `fn`, relative to the repository, read from a stack trace once per
+ * declaration: 23 paths are computed (`/operations-manager/jobs/${action}`), so grepping for a path cannot
+ * find its route, but the route index can (scripts/route-index.ts). Undefined outside the repository.
+ */
+function callerFile(fn: (...args: never[]) => unknown): string | undefined {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, fn);
+  // `    at route (file:///repo/core/src/x.ts:12:3)` for a module, a plain path for CommonJS.
+  const frame = /((?:file:\/\/)?\/[^\s():]+):\d+:\d+/.exec(holder.stack?.split('\n')[1] ?? '');
+  const file = !frame ? '' : frame[1]!.startsWith('file:') ? fileURLToPath(frame[1]!) : frame[1]!;
+  return file.startsWith(REPOSITORY) ? file.slice(REPOSITORY.length) : undefined;
 }
