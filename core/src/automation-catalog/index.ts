@@ -4,17 +4,19 @@
  * (main.ts) starts it, and tests that need it start and stop it themselves.
  */
 import type { AnyRoute } from '../../../kernel/index.ts';
+import { CATALOG_AUTOMATIONS } from '../store/collections.ts';
 import { automations as automationType } from '../store/doc-types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import { automationCatalogRoutes } from './routes.ts';
 import { AutomationCatalog } from './service.ts';
 import type { CatalogDeps } from './service.ts';
+import type { AutomationDoc } from './document.ts';
 import type { ListLimits } from '../http/list-query.ts';
 
 export interface AutomationCatalogModule {
   readonly catalog: AutomationCatalog;
   readonly routes: AnyRoute[];
-  readonly scheduler: Scheduler;
+  readonly scheduler: Scheduler<AutomationDoc>;
 }
 
 /** `limits`: the largest page a list gives (the config's `search.maxLimit`). */
@@ -23,8 +25,7 @@ export function createAutomationCatalog(deps: CatalogDeps & { readonly pollMs: n
   const disabled = automationType.fields.get('disabled')!;
   const scheduler = new Scheduler({
     store: deps.store,
-    collection: 'automations',
-    type: automationType,
+    collection: CATALOG_AUTOMATIONS,
     eligible: { kind: 'not', item: { kind: 'compare', op: 'eq', field: disabled, value: true } },
     run: (doc) => catalog.runScheduled(doc),
     logger: deps.logger,

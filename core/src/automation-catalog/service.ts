@@ -7,8 +7,8 @@
  * (gbac.ts); only the scheduler runs without a caller.
  */
 import type { Caller } from '../auth/caller.ts';
-import { and, AppError, BadRequestError, ConflictError, DuplicateKeyError, ForbiddenError, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
-import type { Doc, ErrorDetail, Logger, SearchQuery, Store } from '../../../kernel/index.ts';
+import { and, AppError, BadRequestError, ForbiddenError, newObjectId, repository, ValidationError } from '../../../kernel/index.ts';
+import type { Doc, ErrorDetail, Logger, Repository, SearchQuery, Store } from '../../../kernel/index.ts';
 import { principalNamed } from '../auth/principal.ts';
 import type { Authority } from '../engine/authority.ts';
 import { initiatorOf } from '../engine/new-job.ts';
@@ -19,6 +19,7 @@ import type { WorkflowLookup } from '../workflows/lookup.ts';
 import { applySchedule, newAutomation, readImported } from './document.ts';
 import type { AutomationDoc, Gbac, ScheduleChange } from './document.ts';
 import { mayRead, mayWrite, PROVENANCE, readable } from './gbac.ts';
+import { CATALOG_AUTOMATIONS } from '../store/collections.ts';
 import { fromAgendaJob } from './migrate.ts';
 
 export interface CatalogDeps {
@@ -53,49 +54,36 @@ export interface MigrationResult {
   readonly skipped: Array<{ index: number; name: string | null; reason: string }>;
 }
 
-const MODIFY_ATTEMPTS = 5;
-
-/** Duplicate names answer 400, as the platform's catalogs do; the code still says what happened. */
-function nameTaken(name: string): AppError {
-  return new AppError(400, 'CONFLICT', `Automation with given name already exists: ${name}`, [{ parameter: 'name', message: 'is already used by another automation' }]);
-}
-
 export class AutomationCatalog {
   private readonly now: () => number;
+  /** A taken name answers 400, as the platform's catalogs do (the declaration's refusal). */
+  private readonly automations: Repository<AutomationDoc>;
 
   constructor(private readonly deps: CatalogDeps) {
     this.now = deps.now ?? Date.now;
-  }
-
-  private get automations() {
-    return this.deps.store.collection('automations');
+    this.automations = repository(deps.store, CATALOG_AUTOMATIONS);
   }
 
   async create(name: string, description: string, user: string): Promise<AutomationDoc> {
-    const doc = newAutomation(newObjectId(this.now()), name, description, user, this.now());
-    await this.insert(doc);
-    return doc;
-  }
-
-  private async insert(doc: AutomationDoc): Promise<void> {
-    try {
-      await this.automations.insertOne(doc);
-    } catch (err) {
-      if (err instanceof DuplicateKeyError) throw nameTaken(doc.name);
-      throw err;
-    }
+    return this.automations.insert(newAutomation(newObjectId(this.now()), name, description, user, this.now()));
   }
 
   /** The automation, if the caller may see it; one hidden from them is not found, like one that does not exist. */
   async get(id: string, caller: Caller): Promise<AutomationDoc> {
-    const found = (await this.automations.findById(id)) as AutomationDoc | null;
-    if (!found || !mayRead(caller, found)) throw new NotFoundError(`Automation ${id} was not found`);
+    return this.visible(await this.automations.find(id), id, caller);
+  }
+
+  private visible(found: AutomationDoc | null, id: string, caller: Caller): AutomationDoc {
+    if (!found || !mayRead(caller, found)) throw CATALOG_AUTOMATIONS.notFound(id);
     return found;
   }
 
   /** The automation if the caller may change it: 404 when hidden from them, 403 when seen but not theirs to write. */
   private async writable(id: string, caller: Caller): Promise<AutomationDoc> {
-    const doc = await this.get(id, caller);
+    return this.mayChange(await this.get(id, caller), caller);
+  }
+
+  private mayChange(doc: AutomationDoc, caller: Caller): AutomationDoc {
     if (!mayWrite(caller, doc)) throw new ForbiddenError(`Automation ${doc.name} may be changed only by members of its write groups`);
     return doc;
   }
@@ -117,31 +105,26 @@ export class AutomationCatalog {
     const present: string[] = [];
     const refused: string[] = [];
     for (const id of new Set(ids)) {
-      const doc = (await this.automations.findById(id)) as AutomationDoc | null;
+      const doc = await this.automations.find(id);
       if (!doc || !mayRead(caller, doc)) notFound.push(id);
       else if (!mayWrite(caller, doc)) refused.push(`${doc.name} (${id})`);
       else present.push(id);
     }
     if (refused.length > 0) throw new ForbiddenError(`Nothing was deleted: only members of their write groups may delete ${refused.join(', ')}`);
-    for (const id of present) ((await this.automations.deleteOne(id)) ? deleted : notFound).push(id);
+    for (const id of present) ((await this.automations.collection.deleteOne(id)) ? deleted : notFound).push(id);
     return { deleted, notFound };
   }
 
-  /** Re-reads and reapplies `change` until the write lands on the revision it read. */
-  private async modify(id: string, caller: Caller, change: (doc: AutomationDoc) => void | Promise<void>): Promise<AutomationDoc> {
-    const user = caller.username;
-    for (let attempt = 0; attempt < MODIFY_ATTEMPTS; attempt += 1) {
+  /** Re-reads and reapplies `change` until the write lands on the revision it read (the repository's update). */
+  private modify(id: string, caller: Caller, change: (doc: AutomationDoc) => void | Promise<void>): Promise<AutomationDoc> {
+    return this.automations.update(id, async (doc) => {
       // Checked on every read: the groups may have changed since the last attempt.
-      const stored = await this.writable(id, caller);
-      const doc = structuredClone(stored);
+      this.mayChange(this.visible(doc, id, caller), caller);
       await change(doc);
-      doc.lastModifiedBy = user;
+      doc.lastModifiedBy = caller.username;
       doc.data.lastUpdated = new Date(this.now()).toISOString();
-      const rev = typeof stored._rev === 'number' ? stored._rev : null;
-      doc._rev = (rev ?? 0) + 1;
-      if (await this.automations.replaceIfRev(doc, rev)) return doc;
-    }
-    throw new ConflictError(`Automation ${id} kept changing under this request; try again`);
+      return doc;
+    });
   }
 
   async update(id: string, options: UpdateOptions, caller: Caller): Promise<AutomationDoc> {
@@ -203,9 +186,9 @@ export class AutomationCatalog {
 
   /** Inserts with the given `_id` when free, else a new one; a problem when the name is taken. */
   private async insertFresh(doc: AutomationDoc, where: string): Promise<ErrorDetail | null> {
-    if (doc._id === '' || (await this.automations.findById(doc._id))) doc._id = newObjectId(this.now());
+    if (doc._id === '' || (await this.automations.find(doc._id))) doc._id = newObjectId(this.now());
     try {
-      await this.insert(doc);
+      await this.automations.insert(doc);
       return null;
     } catch (err) {
       if (err instanceof AppError && err.code === 'CONFLICT') return { parameter: `${where}.name`, message: `${doc.name} is already used by another automation` };
@@ -263,8 +246,7 @@ export class AutomationCatalog {
    * the automation by hand; otherwise it starts nothing and the scheduler
    * records why.
    */
-  async runScheduled(stored: Doc): Promise<void> {
-    const doc = stored as AutomationDoc;
+  async runScheduled(doc: AutomationDoc): Promise<void> {
     const workflow = await this.workflowOf(doc);
     const automationAt = Date.parse(doc.data.lastUpdated);
     const workflowAt = Date.parse(String(workflow['last_updated']));

@@ -5,38 +5,45 @@
  *
  * Every poll reads the due documents (`nextRunAt` ≤ now, plus the caller's
  * `eligible` condition), and for each one whose lock is free or expired
- * writes `lockedAt` with `replaceIfRev`: of several processes sharing the
- * store, exactly one wins that write and runs the document. After the
+ * writes `lockedAt` with a revision-checked swap (the repository's): of
+ * several processes sharing the store, exactly one wins that write and runs
+ * the document. After the
  * callback, the same process records the run, computes the next one and
  * clears the lock. A process that dies mid-run leaves the lock to expire
  * (`lockLifetimeMs`), after which another process runs the document again.
  *
  * Dates are written in the encoding the registry declares for `nextRunAt`
- * (ISO strings or epoch milliseconds). The collection's registry must
- * declare `nextRunAt` (and any field `eligible` names), because the SQLite
+ * (ISO strings or epoch milliseconds). The collection's search registry
+ * (its declaration's `docType`) must declare `nextRunAt` (and any field `eligible` names), because the SQLite
  * store can only query declared fields. Nothing runs until `start()`, and
  * the timer never keeps the process alive.
  */
-import { and, StoreUnavailableError } from '../../../kernel/index.ts';
-import type { Condition, DateEncoding, Doc, DocType, FieldDef, Logger, Store } from '../../../kernel/index.ts';
+import { and, ConflictError, NotFoundError, repository, StoreUnavailableError } from '../../../kernel/index.ts';
+import type { CollectionDeclaration, Condition, DateEncoding, Doc, DocType, FieldDef, Keyed, Logger, Repository, Store } from '../../../kernel/index.ts';
 import { nextRunAfter } from './schedule.ts';
 import type { RepeatInterval } from './schedule.ts';
 
-export interface SchedulerOptions {
+/**
+ * A document the scheduler runs: read field by field, since the Agenda fields
+ * are not every type's own. `run` and `next` are methods, so a scheduler of
+ * triggers is a Scheduler to whoever only starts and stops it.
+ */
+export type ScheduledDoc = Doc & Keyed;
+
+export interface SchedulerOptions<T extends ScheduledDoc> {
   readonly store: Store;
-  readonly collection: string;
-  /** The collection's registry; it must declare `nextRunAt` as a date field. */
-  readonly type: DocType;
+  /** The collection; its search registry must declare `nextRunAt` as a date field. */
+  readonly collection: CollectionDeclaration<T>;
   /** What else a due document must satisfy (not disabled, enabled, ...). */
   readonly eligible?: Condition | null;
   /** Runs one claimed document. A throw is recorded as the run's failure; the schedule goes on. */
-  readonly run: (doc: Doc) => Promise<void>;
+  run(doc: T): Promise<void>;
   /**
    * When the document runs next, after a run that started at `ranAt`
    * (epoch ms); null for never. Default: from `repeatInterval` and
    * `repeatTimezone` with `nextRunAfter`, null when there is no interval.
    */
-  readonly next?: (doc: Doc, ranAt: number) => number | null;
+  next?(doc: T, ranAt: number): number | null;
   readonly logger: Logger;
   readonly pollMs: number;
   /** A lock older than this is taken to belong to a dead process. Default 10 minutes, as Agenda. */
@@ -50,7 +57,9 @@ export interface SchedulerOptions {
 
 const DEFAULT_LOCK_LIFETIME_MS = 10 * 60_000;
 const DEFAULT_BATCH = 50;
-const FINISH_ATTEMPTS = 5;
+
+/** The lock was taken over while the run went on: its record is the new holder's to write. */
+class LockLost extends Error {}
 
 /** Epoch ms of a stored date (ISO string, epoch number or Date), or null. */
 export function dateMs(value: unknown): number | null {
@@ -73,7 +82,7 @@ export function nextFromRepeat(doc: Doc, ranAt: number): number | null {
   return nextRunAfter(repeat as RepeatInterval, scheduled, ranAt, timezone)?.getTime() ?? null;
 }
 
-export class Scheduler {
+export class Scheduler<T extends ScheduledDoc = ScheduledDoc> {
   private timer: NodeJS.Timeout | null = null;
   private readonly polls = new Set<Promise<number>>();
   private started = false;
@@ -82,11 +91,15 @@ export class Scheduler {
   private readonly encoding: DateEncoding;
   private readonly now: () => number;
   private readonly lockLifetimeMs: number;
+  private readonly type: DocType | null;
+  private readonly repo: Repository<T>;
 
-  constructor(private readonly options: SchedulerOptions) {
-    const field = options.type.fields.get('nextRunAt');
-    if (!field || field.type !== 'date' || !field.dateEncoding) throw new Error(`scheduler: the ${options.type.name} registry must declare nextRunAt as a date field`);
+  constructor(private readonly options: SchedulerOptions<T>) {
+    this.type = options.collection.spec.docType;
+    const field = this.type?.fields.get('nextRunAt');
+    if (!field || field.type !== 'date' || !field.dateEncoding) throw new Error(`scheduler: the ${options.collection.name} registry must declare nextRunAt as a date field`);
     this.nextRunAt = field;
+    this.repo = repository(options.store, options.collection);
     this.encoding = field.dateEncoding;
     this.now = options.now ?? Date.now;
     this.lockLifetimeMs = options.lockLifetimeMs ?? DEFAULT_LOCK_LIFETIME_MS;
@@ -135,7 +148,7 @@ export class Scheduler {
   }
 
   private get label(): string {
-    return this.options.label ?? this.options.collection;
+    return this.options.label ?? this.options.collection.name;
   }
 
   private get batchSize(): number {
@@ -162,8 +175,8 @@ export class Scheduler {
   private async poll(): Promise<number> {
     const now = this.now();
     const due: Condition = { kind: 'compare', op: 'lte', field: this.nextRunAt, value: this.write(now) };
-    const id = this.options.type.fields.get('_id');
-    const page = await this.collection.search({
+    const id = this.type?.fields.get('_id');
+    const page = await this.repo.search({
       where: and([due, ...(this.options.eligible ? [this.options.eligible] : [])]),
       sort: [{ field: this.nextRunAt, direction: 1 }, ...(id ? [{ field: id, direction: 1 as const }] : [])],
       skip: 0,
@@ -181,21 +194,15 @@ export class Scheduler {
     return ran;
   }
 
-  private get collection() {
-    return this.options.store.collection(this.options.collection);
-  }
-
   /** Writes our lock if it is free or expired; null when another process holds it or got there first. */
-  private async claim(doc: Doc): Promise<Doc | null> {
+  private async claim(doc: T): Promise<T | null> {
     const now = this.now();
     const lockedAt = dateMs(doc['lockedAt']);
     if (lockedAt !== null && lockedAt > now - this.lockLifetimeMs) return null;
-    const rev = typeof doc['_rev'] === 'number' ? doc['_rev'] : null;
-    const locked = { ...doc, lockedAt: this.write(now), _rev: (rev ?? 0) + 1 };
-    return (await this.collection.replaceIfRev(locked, rev)) ? locked : null;
+    return this.repo.swap(doc, { ...doc, lockedAt: this.write(now) });
   }
 
-  private async runClaimed(claimed: Doc): Promise<void> {
+  private async runClaimed(claimed: T): Promise<void> {
     const startedAt = this.now();
     let failure: string | null = null;
     try {
@@ -216,16 +223,15 @@ export class Scheduler {
   }
 
   /** Gives the lock back untouched otherwise, unless it was lost meanwhile. */
-  private async release(claimed: Doc): Promise<void> {
-    const rev = typeof claimed['_rev'] === 'number' ? claimed['_rev'] : null;
+  private async release(claimed: T): Promise<void> {
     try {
-      await this.collection.replaceIfRev({ ...claimed, lockedAt: null, _rev: (rev ?? 0) + 1 }, rev);
+      await this.repo.swap(claimed, { ...claimed, lockedAt: null });
     } catch {
       // The lock then expires on its own and the run is taken up after lockLifetimeMs.
     }
   }
 
-  private computeNext(doc: Doc, startedAt: number): number | null {
+  private computeNext(doc: T, startedAt: number): number | null {
     try {
       return (this.options.next ?? nextFromRepeat)(doc, startedAt);
     } catch (err) {
@@ -236,34 +242,29 @@ export class Scheduler {
   }
 
   /** Records the run and releases the lock, unless the lock was lost (expired and taken over). */
-  private async finish(claimed: Doc, startedAt: number, failure: string | null): Promise<void> {
-    const id = String(claimed['_id']);
-    for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt += 1) {
-      const fresh = await this.collection.findById(id);
-      if (!fresh) return; // deleted while running
-      if (fresh['lockedAt'] !== claimed['lockedAt']) {
-        this.options.logger.warn('scheduled run finished after its lock was taken over', { scheduler: this.label, id });
-        return;
-      }
-      // A schedule changed during the run keeps the new nextRunAt; otherwise compute it.
-      const rescheduled = fresh['nextRunAt'] !== claimed['nextRunAt'];
-      const next = rescheduled ? null : this.computeNext(fresh, startedAt);
-      const rev = typeof fresh['_rev'] === 'number' ? fresh['_rev'] : null;
-      const updated: Doc = {
-        ...fresh,
-        lockedAt: null,
-        lastRunAt: this.write(startedAt),
-        lastFinishedAt: this.write(this.now()),
-        nextRunAt: rescheduled ? fresh['nextRunAt'] : next === null ? null : this.write(next),
-        _rev: (rev ?? 0) + 1,
-      };
-      if (failure !== null) {
-        updated['failedAt'] = this.write(this.now());
-        updated['failReason'] = failure;
-        updated['failCount'] = (typeof fresh['failCount'] === 'number' ? fresh['failCount'] : 0) + 1;
-      }
-      if (await this.collection.replaceIfRev(updated, rev)) return;
+  private async finish(claimed: T, startedAt: number, failure: string | null): Promise<void> {
+    const id = claimed._id;
+    try {
+      await this.repo.update(id, (fresh) => {
+        if (fresh['lockedAt'] !== claimed['lockedAt']) throw new LockLost();
+        // A schedule changed during the run keeps the new nextRunAt; otherwise compute it.
+        const rescheduled = fresh['nextRunAt'] !== claimed['nextRunAt'];
+        const next = rescheduled ? null : this.computeNext(fresh, startedAt);
+        const updated: T = {
+          ...fresh,
+          lockedAt: null,
+          lastRunAt: this.write(startedAt),
+          lastFinishedAt: this.write(this.now()),
+          nextRunAt: rescheduled ? fresh['nextRunAt'] : next === null ? null : this.write(next),
+        };
+        if (failure === null) return updated;
+        return { ...updated, failedAt: this.write(this.now()), failReason: failure, failCount: (typeof fresh['failCount'] === 'number' ? fresh['failCount'] : 0) + 1 };
+      });
+    } catch (err) {
+      if (err instanceof NotFoundError) return; // deleted while running
+      if (err instanceof LockLost) this.options.logger.warn('scheduled run finished after its lock was taken over', { scheduler: this.label, id });
+      else if (err instanceof ConflictError) this.options.logger.warn('scheduled run not recorded: the document kept changing; its lock will expire', { scheduler: this.label, id });
+      else throw err;
     }
-    this.options.logger.warn('scheduled run not recorded: the document kept changing; its lock will expire', { scheduler: this.label, id });
   }
 }

@@ -12,14 +12,13 @@ import { Writable } from 'node:stream';
 import { StoreUnavailableError } from '../../../kernel/errors.ts';
 import { createLogger } from '../../../kernel/logger.ts';
 import { Scheduler } from '../../../core/src/scheduler/scheduler.ts';
-import type { SchedulerOptions } from '../../../core/src/scheduler/scheduler.ts';
-import { jobs } from '../../../kernel/search/fields.ts';
+import type { ScheduledDoc, SchedulerOptions } from '../../../core/src/scheduler/scheduler.ts';
 import { automations } from '../../../core/src/store/doc-types.ts';
 import { newObjectId } from '../../../kernel/store/ids.ts';
 import type { Doc, Store } from '../../../kernel/store/types.ts';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { openTestStore, storeFactories } from '../../helpers/stores.ts';
-import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
+import { CATALOG_AUTOMATIONS, CORE_COLLECTIONS, JOBS } from '../../../core/src/store/collections.ts';
 import { nextTurn } from '../../helpers/wait.ts';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -35,7 +34,7 @@ interface Harness {
   clock: number;
 }
 
-function harness(store: Store, options: Partial<SchedulerOptions> = {}, runs: string[] = []): Harness {
+function harness(store: Store, options: Partial<SchedulerOptions<ScheduledDoc>> = {}, runs: string[] = []): Harness {
   const h: Harness = {
     store,
     runs,
@@ -44,8 +43,7 @@ function harness(store: Store, options: Partial<SchedulerOptions> = {}, runs: st
   };
   (h as { scheduler: Scheduler }).scheduler = new Scheduler({
     store,
-    collection: 'automations',
-    type: automations,
+    collection: CATALOG_AUTOMATIONS,
     eligible: notDisabled,
     run: async (doc) => void runs.push(doc['name'] as string),
     logger,
@@ -241,12 +239,11 @@ test('a started scheduler does not keep the process alive', () => {
   // alive (a MongoDB client's sockets would, whatever the scheduler does).
   const script = `
     import { Scheduler } from './core/src/scheduler/scheduler.ts';
-    import { automations } from './core/src/store/doc-types.ts';
-    import { CORE_COLLECTIONS } from './core/src/store/collections.ts';
+    import { CATALOG_AUTOMATIONS, CORE_COLLECTIONS } from './core/src/store/collections.ts';
     import { SqliteStore } from './kernel/store/sqlite/store.ts';
     import { createLogger } from './kernel/logger.ts';
     const store = SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS });
-    new Scheduler({ store, collection: 'automations', type: automations, run: async () => {}, logger: createLogger({ level: 'error', service: 't' }), pollMs: 10 }).start();
+    new Scheduler({ store, collection: CATALOG_AUTOMATIONS, run: async () => {}, logger: createLogger({ level: 'error', service: 't' }), pollMs: 10 }).start();
     console.log('started');`;
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 15_000, encoding: 'utf8' });
   assert.equal(child.error, undefined, 'the process did not exit by itself');
@@ -256,5 +253,5 @@ test('a started scheduler does not keep the process alive', () => {
 
 test('a registry without a nextRunAt date field is refused at construction', () => {
   // Refused before the store is used at all, so any store does.
-  assert.throws(() => new Scheduler({ store: SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }), collection: 'jobs', type: jobs, run: async () => {}, logger, pollMs: 10 }), /must declare nextRunAt/);
+  assert.throws(() => new Scheduler({ store: SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }), collection: JOBS, run: async () => {}, logger, pollMs: 10 }), /must declare nextRunAt/);
 });

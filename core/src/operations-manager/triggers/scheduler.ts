@@ -5,7 +5,8 @@
  * a due one starts its automation (missed-run policy) and when it runs next.
  */
 import { and } from '../../../../kernel/index.ts';
-import type { Doc, Logger, Store } from '../../../../kernel/index.ts';
+import type { Logger, Store } from '../../../../kernel/index.ts';
+import { TRIGGERS } from '../../store/collections.ts';
 import { triggers as triggerType } from '../../store/doc-types.ts';
 import { Scheduler } from '../../scheduler/scheduler.ts';
 import type { MissedRuns, TriggerDoc } from './model.ts';
@@ -21,26 +22,23 @@ export interface TriggerSchedulerDeps {
   readonly now?: () => number;
 }
 
-function decision(doc: Doc, at: number, graceMs: number): ReturnType<typeof decide> | null {
-  const t = doc as TriggerDoc;
+function decision(t: TriggerDoc, at: number, graceMs: number): ReturnType<typeof decide> | null {
   if (typeof t.nextRunAt !== 'number') return null;
   return decide({ nextRunAt: t.nextRunAt, repeatInterval: t.repeatInterval ?? null, processMissedRuns: (t.processMissedRuns ?? 'none') as MissedRuns }, at, graceMs);
 }
 
-export function triggerScheduler(deps: TriggerSchedulerDeps): Scheduler {
+export function triggerScheduler(deps: TriggerSchedulerDeps): Scheduler<TriggerDoc> {
   const now = deps.now ?? Date.now;
   const field = (path: string) => triggerType.fields.get(path)!;
   return new Scheduler({
     store: deps.store,
-    collection: 'triggers',
-    type: triggerType,
+    collection: TRIGGERS,
     eligible: and([
       { kind: 'compare', op: 'eq', field: field('type'), value: 'schedule' },
       { kind: 'compare', op: 'eq', field: field('enabled'), value: true },
     ]),
-    async run(doc) {
-      const t = doc as TriggerDoc;
-      const d = decision(doc, now(), deps.graceMs);
+    async run(t) {
+      const d = decision(t, now(), deps.graceMs);
       if (!d?.run) {
         deps.logger.info('schedule trigger skipped missed runs', { trigger: t._id, nextRunAt: d?.nextRunAt ?? null });
         return;
