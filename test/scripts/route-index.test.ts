@@ -21,6 +21,16 @@ test('a route records the file that declared it, relative to the repository, not
   assert.equal(declared.declaredIn, 'test/scripts/route-index.test.ts');
 });
 
+test('reading the declaring file leaves the stack trace settings as they were', () => {
+  const limit = Error.stackTraceLimit;
+  const prepare = Error.prepareStackTrace;
+  routeHelper({ provenance: 'Test', surface: 'plain' })({ method: 'GET', path: '/y', name: 'getY', roles: 'public', description: 'y', answer: null, input: {}, handle: async () => ({ body: null }) });
+  assert.equal(Error.stackTraceLimit, limit);
+  assert.equal(Error.prepareStackTrace, prepare);
+  const stack = (function deep(n: number): string { return n === 0 ? String(new Error('x').stack) : deep(n - 1); })(3);
+  assert.ok(stack.split('\n').length > 3, stack);
+});
+
 test('every core route names the existing file that called its helper, computed paths and names included', async () => {
   const routes = coreRouteTable(await loadConfig({ env: {} }));
   // Not the kernel's helper, not the app that gathers the tables: the module file whose code declared the record.
