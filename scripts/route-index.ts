@@ -95,7 +95,7 @@ function gatewaySection(routes: readonly AnyRoute[]): string {
     '',
     `Described as route records in \`${GATEWAY_OWN_ROUTES_FILE}\` and served by the gateway's Koa middleware`,
     '(`gateway/src/app.ts`, `gateway/src/own-routes.ts`, `gateway/src/audit/report-route.ts`). Every other path that is',
-    'not a legacy operation below is passed through to the core, `/nso_manager/...` as `/orchestrator_manager/...`.',
+    'not a legacy operation below is passed through to the core (docs/gateway.md).',
     '',
     table(['Method', 'Path', 'Provenance', 'Operation', 'Roles', 'Declared in'], rows),
   ].join('\n');
