@@ -91,8 +91,8 @@ test('adapter base URLs and connection errors are shown to administrators only',
     const res = await core.request('/health/adapters', { token });
     assert.equal(res.status, 200);
     const [entry] = (res.body as { results: Array<Record<string, unknown>> }).results;
-    assert.deepEqual(Object.keys(entry!).sort(), ['enabled', 'id', 'latencyMs', 'reachable', 'state', 'type']);
-    assert.deepEqual([entry!['id'], entry!['state'], entry!['reachable']], ['far orchestrator', 'OFFLINE', false]);
+    assert.deepEqual(Object.keys(entry!).sort(), ['adapterType', 'connection', 'enabled', 'id', 'latencyMs', 'package_id', 'reachable', 'state', 'type', 'version']);
+    assert.deepEqual([entry!['id'], entry!['connection'], entry!['reachable']], ['far orchestrator', { state: 'OFFLINE' }, false]);
   }
 });
 

@@ -2,11 +2,16 @@
  * Health: a public liveness probe for load balancers, and the server,
  * system (host) and application reports, which need credentials like every other route
  * (docs/decisions.md D7: clients probe /health/applications to learn whether
- * their session is still valid).
+ * their session is still valid). The server report and the application
+ * list carry the real platform's fields beside ours, and the list reads the
+ * platform's generic list parameters (list.ts; docs/real-platform.md).
  */
 import { answer, arrayOf, closed, INTEGER, NUMBER, oneOfValues, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
-import { systemReport } from './system.ts';
+import { APPLICATION_FIELDS, applicationEntry } from './applications.ts';
+import { memoryListQuery, memoryPage } from './list.ts';
+import type { MemoryListQuery } from './list.ts';
+import { processReport, systemReport } from './system.ts';
 
 /** Health's routes, here and in the adapters' report (adapters/health.ts). */
 export const healthRoute = routeHelper({ provenance: 'Health', surface: 'plain' });
@@ -49,8 +54,22 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       path: '/health/server',
       name: 'getServerHealth',
       roles: 'authenticated',
-      description: 'Release, version, uptime, and the store with its reachability',
-      answer: answer(closed({ release: STRING, version: STRING, uptime: INTEGER, store: closed({ kind: oneOfValues('sqlite', 'mongodb'), reachable: { type: 'boolean' } }), status: oneOfValues('running', 'degraded') })),
+      description: 'Release, version, uptime, the store with its reachability, and the process as the platform reports it (arch, platform, versions, memoryUsage, cpuUsage, pid)',
+      answer: answer(
+        closed({
+          release: STRING,
+          version: STRING,
+          uptime: INTEGER,
+          store: closed({ kind: oneOfValues('sqlite', 'mongodb'), reachable: { type: 'boolean' } }),
+          status: oneOfValues('running', 'degraded'),
+          arch: STRING,
+          platform: STRING,
+          versions: { type: 'object', additionalProperties: STRING },
+          memoryUsage: closed({ rss: NUMBER, heapTotal: NUMBER, heapUsed: NUMBER, external: NUMBER, arrayBuffers: NUMBER }),
+          cpuUsage: closed({ user: NUMBER, system: NUMBER }),
+          pid: INTEGER,
+        }),
+      ),
       input: {},
       async handle() {
         const reachable = await storeReachable(deps.store);
@@ -62,6 +81,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
             uptime: Math.round((Date.now() - deps.startedAt) / 1000),
             store: { kind: deps.store.kind, reachable },
             status: reachable ? 'running' : 'degraded',
+            ...processReport(),
           },
         };
       },
@@ -78,18 +98,18 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
         return { body: systemReport() };
       },
     }),
-    healthRoute({
+    healthRoute<Record<string, never>, MemoryListQuery, undefined>({
       method: 'GET',
       path: '/health/applications',
       name: 'getApplicationsHealth',
       roles: 'authenticated',
-      description: 'The applications this core serves and their state',
-      answer: answer(closed({ results: arrayOf(closed({ id: STRING, state: oneOfValues('RUNNING', 'DEAD'), version: STRING })), total: INTEGER })),
-      input: {},
-      async handle() {
-        const reachable = await storeReachable(deps.store);
-        const results = deps.applications().map((id) => ({ id, state: reachable ? 'RUNNING' : 'DEAD', version: deps.version }));
-        return { body: { results, total: results.length } };
+      description: `The applications this core serves and their state, read with the platform's list parameters (equals/equalsField, contains/containsField, startsWith/startsWithField on ${[...APPLICATION_FIELDS.keys()].join(', ')}; sort, order, skip, limit 25 by default)`,
+      answer: answer(closed({ results: arrayOf(closed({ id: STRING, package_id: STRING, version: STRING, type: oneOfValues('Application'), description: STRING, state: oneOfValues('RUNNING', 'DEAD') })), total: INTEGER })),
+      input: { query: memoryListQuery('the applications', APPLICATION_FIELDS) },
+      async handle({ query }) {
+        const running = await storeReachable(deps.store);
+        const entries = deps.applications().map((id) => applicationEntry(id, deps.version, running));
+        return { body: memoryPage(entries, query, APPLICATION_FIELDS) };
       },
     }),
   ];

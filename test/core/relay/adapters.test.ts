@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { ADMINS_GROUP } from '../../../core/src/auth/bootstrap.ts';
 import { groups as groupType } from '../../../core/src/store/doc-types.ts';
 import { makeUser, role } from '../../helpers/users.ts';
+import pkg from '../../../package.json' with { type: 'json' };
 import type { RelayFixture } from './fixture.ts';
 import { NSO, NSO_PASSWORD, NSO_USER, restAction, restQuery, startRelayFixture, TIMEOUT_MS, YANG_JSON } from './fixture.ts';
 
+const PACKAGE_VERSION = pkg.version;
 let f: RelayFixture;
 before(async () => {
   f = await startRelayFixture();
@@ -61,6 +63,8 @@ test('a holder of OrchestratorManager.admin, directly or through the admins grou
 test('the relay methods are listed under OrchestratorManager', async () => {
   const methods = f.core.core.routes.filter((r) => r.provenance === 'OrchestratorManager').map((r) => `${r.method} ${r.path} ${r.name} ${JSON.stringify(r.roles)}`);
   assert.deepEqual(methods.sort(), [
+    'POST /nso_manager/restAction/:adapterId restAction ["admin"]',
+    'POST /nso_manager/restQuery/:adapterId restQuery ["admin"]',
     'POST /orchestrator_manager/restAction/:adapterId restAction ["admin"]',
     'POST /orchestrator_manager/restQuery/:adapterId restQuery ["admin"]',
   ]);
@@ -97,16 +101,17 @@ test('GET /health/adapters reports every adapter\'s state, probing in parallel, 
     assert.equal(body.total, body.results.length);
     const byId = new Map(body.results.map((r) => [r['id'], r]));
     const online = byId.get(NSO)!;
-    assert.deepEqual({ ...online, latencyMs: 0 }, { id: NSO, type: 'nso', baseUrl: f.sim.url, enabled: true, state: 'ONLINE', reachable: true, latencyMs: 0 });
+    const platform = { package_id: 'iap-compat', version: PACKAGE_VERSION, type: 'Adapter' };
+    assert.deepEqual({ ...online, latencyMs: 0 }, { id: NSO, ...platform, adapterType: 'nso', baseUrl: f.sim.url, enabled: true, state: 'RUNNING', connection: { state: 'ONLINE' }, reachable: true, latencyMs: 0 });
     assert.equal(typeof online['latencyMs'], 'number');
     const closed = byId.get('closed')!;
-    assert.equal(closed['state'], 'OFFLINE');
+    assert.deepEqual([closed['state'], closed['connection']], ['RUNNING', { state: 'OFFLINE' }]);
     assert.equal(closed['reachable'], false);
     assert.match(String(closed['error']), /ECONNREFUSED/);
-    assert.deepEqual(byId.get('off'), { id: 'off', type: 'nso', baseUrl: f.sim.url, enabled: false, state: 'DISABLED', reachable: false, latencyMs: null });
-    assert.equal(byId.get('ag')!['type'], 'gateway');
+    assert.deepEqual(byId.get('off'), { id: 'off', ...platform, adapterType: 'nso', baseUrl: f.sim.url, enabled: false, state: 'STOPPED', connection: { state: 'OFFLINE' }, reachable: false, latencyMs: null });
+    assert.equal(byId.get('ag')!['adapterType'], 'gateway');
     // The stand-in answers 401 to a wrong password: still an answer, so reachable.
-    assert.equal(byId.get('wrong password')!['state'], 'ONLINE');
+    assert.deepEqual(byId.get('wrong password')!['connection'], { state: 'ONLINE' });
     assert.equal(byId.get('with userinfo')!['baseUrl'], `${f.sim.url}/`);
     const probes = f.sim.requests.filter((r) => r.method === 'HEAD');
     assert.ok(probes.length >= 3);
@@ -126,7 +131,7 @@ test('GET /health/adapters answers promptly when an orchestrator hangs, and any 
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.ok(Date.now() - started < TIMEOUT_MS + 1000, 'probes run in parallel with a short timeout');
   const online = (res.body as { results: Array<Record<string, unknown>> }).results.find((r) => r['id'] === NSO)!;
-  assert.equal(online['state'], 'OFFLINE');
+  assert.deepEqual([online['state'], online['connection']], ['RUNNING', { state: 'OFFLINE' }]);
   // Why it failed is for administrators (docs/auth.md, "What non-administrators see").
   assert.equal(online['error'], undefined);
   assert.match(String(((await f.core.request('/health/adapters')).body as { results: Array<Record<string, unknown>> }).results.find((r) => r['id'] === NSO)!['error']), /no answer within 400 ms/);
