@@ -10,7 +10,7 @@
  */
 import Joi from 'joi';
 import { compareReleases, ValidationError } from '../../../kernel/index.ts';
-import type { Doc } from '../../../kernel/index.ts';
+import type { Doc, Keyed } from '../../../kernel/index.ts';
 
 export type Profile = Record<string, unknown> & { id: string };
 
@@ -72,7 +72,7 @@ export function migratedAlarmProps(doc: Doc): Doc | null {
   return isSingleObject(alarmProps) ? { ...doc, alarmProps: [alarmProps] } : null;
 }
 
-export function toDoc(profile: Profile, isActive: boolean): Doc {
+export function toDoc(profile: Profile, isActive: boolean): Doc & Keyed {
   return { ...profile, _id: profile.id, isActive };
 }
 

@@ -4,8 +4,10 @@
  * active profile is the one document flagged `isActive`; every core sharing
  * the store reads the same flag, so the switch holds for all of them.
  */
-import { BadRequestError, ConflictError, DuplicateKeyError, NotFoundError } from '../../../kernel/index.ts';
-import type { Doc, Logger, Store } from '../../../kernel/index.ts';
+import { BadRequestError, ConflictError, DuplicateKeyError, repository } from '../../../kernel/index.ts';
+import type { Doc, Logger, Repository, Store } from '../../../kernel/index.ts';
+import { PROFILES } from '../store/collections.ts';
+import type { PlainDoc } from '../store/collections.ts';
 import { applyAlarmPropsRule, migratedAlarmProps, profileView, toDoc } from './document.ts';
 import type { Profile } from './document.ts';
 
@@ -36,13 +38,13 @@ function entry(doc: Doc): ProfileEntry {
 }
 
 export class ProfileService {
-  constructor(private readonly deps: ProfileDeps) {}
+  private readonly profiles: Repository<PlainDoc>;
 
-  private get profiles() {
-    return this.deps.store.collection('iap_profiles');
+  constructor(private readonly deps: ProfileDeps) {
+    this.profiles = repository(deps.store, PROFILES);
   }
 
-  private async all(): Promise<Doc[]> {
+  private async all(): Promise<PlainDoc[]> {
     const page = await this.profiles.search({ where: null, sort: [], skip: 0, limit: MAX_PROFILES });
     return page.docs.sort((a, b) => String(a['_id']).localeCompare(String(b['_id'])));
   }
@@ -52,10 +54,8 @@ export class ProfileService {
     return { results: docs.map(entry), total: docs.length };
   }
 
-  private async find(id: string): Promise<Doc> {
-    const doc = await this.profiles.findById(id);
-    if (!doc) throw new NotFoundError(`Profile ${id} was not found`);
-    return doc;
+  private find(id: string): Promise<PlainDoc> {
+    return this.profiles.get(id);
   }
 
   async get(id: string): Promise<ProfileEntry> {
@@ -70,9 +70,10 @@ export class ProfileService {
   async create(input: Record<string, unknown>, parameter: string): Promise<Written> {
     if (typeof input['id'] !== 'string') throw new BadRequestError(`${parameter}.id is required: it names the profile`, [{ parameter: `${parameter}.id`, message: 'is required' }]);
     const { profile, warning } = this.checked(input as Profile, parameter);
-    const first = (await this.profiles.count(null)) === 0;
+    const first = (await this.profiles.collection.count(null)) === 0;
     try {
-      await this.profiles.insertOne(toDoc(profile, first));
+      // The store's refusal, not the repository's: the conflict names the caller's parameter, which differs by route.
+      await this.profiles.collection.insertOne(toDoc(profile, first));
     } catch (err) {
       if (err instanceof DuplicateKeyError) throw new ConflictError(`A profile with id ${profile.id} already exists`, [{ parameter: `${parameter}.id`, message: 'is already used by another profile' }]);
       throw err;
@@ -87,14 +88,14 @@ export class ProfileService {
     }
     const stored = await this.find(id);
     const { profile, warning } = this.checked({ ...profileView(stored), ...changes, id }, 'body.properties');
-    await this.profiles.replaceOne(toDoc(profile, stored['isActive'] === true));
+    await this.profiles.replace(toDoc(profile, stored['isActive'] === true));
     return { profile, warning };
   }
 
   async delete(id: string): Promise<Profile> {
     const stored = await this.find(id);
     if (stored['isActive'] === true) throw new BadRequestError(`Profile ${id} is the active profile and cannot be deleted; switch to another one first (PUT /profiles/<id>/active)`);
-    await this.profiles.deleteOne(id);
+    await this.profiles.delete(id);
     return profileView(stored);
   }
 
@@ -103,8 +104,8 @@ export class ProfileService {
     const chosen = await this.find(id);
     const before = (await this.all()).filter((d) => d['isActive'] === true && d['_id'] !== id);
     await this.deps.store.batch([
-      { op: 'replace', collection: 'iap_profiles', doc: { ...chosen, isActive: true } },
-      ...before.map((d) => ({ op: 'replace' as const, collection: 'iap_profiles' as const, doc: { ...d, isActive: false } })),
+      { op: 'replace', collection: PROFILES.name, doc: { ...chosen, isActive: true } },
+      ...before.map((d) => ({ op: 'replace' as const, collection: PROFILES.name, doc: { ...d, isActive: false } })),
     ]);
   }
 
@@ -120,7 +121,7 @@ export class ProfileService {
     for (const doc of await this.all()) {
       const fixed = migratedAlarmProps(doc);
       if (!fixed) continue;
-      await this.profiles.replaceOne(fixed);
+      await this.profiles.collection.replaceOne(fixed);
       migrated += 1;
       this.deps.logger.warn(`profile ${String(doc['_id'])}: alarmProps migrated from a single object to an array`, { profile: doc['_id'] });
     }

@@ -5,8 +5,9 @@
  * import instead takes the next free `name (n)`, as the real platform does.
  */
 import pkg from '../../../package.json' with { type: 'json' };
-import { BadRequestError, DuplicateKeyError, isObjectId, newObjectId, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import { BadRequestError, DuplicateKeyError, isObjectId, newObjectId, repository, ValidationError } from '../../../kernel/index.ts';
 import type { Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
+import { TRANSFORMATIONS } from '../store/collections.ts';
 import { readEditable, toDocument } from './document.ts';
 import type { Author, Editable, TransformationDoc } from './document.ts';
 import { splitRunBody, TransformationRunner } from './run.ts';
@@ -14,7 +15,6 @@ import type { RunOptions } from './run.ts';
 import { DEFAULT_LIMITS, MappingSandbox } from './sandbox.ts';
 import type { SandboxLimits } from './sandbox.ts';
 
-export const DUPLICATE_NAME = 'Transformation with given name already exists';
 /** How many `name (n)` an import tries before giving up. */
 const MAX_RENAMES = 1000;
 
@@ -44,24 +44,21 @@ function refuse(problems: readonly ErrorDetail[]): never {
   throw new ValidationError(`Invalid transformation: ${shown}${more}`, problems);
 }
 
-function duplicateName(name: string): BadRequestError {
-  return new BadRequestError(DUPLICATE_NAME, [{ parameter: 'name', message: `${JSON.stringify(name)} is already the name of another transformation` }]);
-}
-
 function stamp(author: Author, created?: { created: string; createdBy: Author }) {
   const now = new Date().toISOString();
   return { created: created?.created ?? now, createdBy: created?.createdBy ?? author, lastUpdated: now, lastUpdatedBy: author, version: pkg.version };
 }
 
 export function createTransformations(store: Store, options: TransformationOptions = {}): Transformations {
-  const collection = store.collection('transformations');
+  // A taken name is the platform's 400 (the declaration's refusal).
+  const transformations = repository(store, TRANSFORMATIONS);
   const sandbox = new MappingSandbox({ ...DEFAULT_LIMITS, ...options.limits });
   const runner = new TransformationRunner(sandbox);
 
   async function get(id: string): Promise<TransformationDoc> {
-    const found = isObjectId(id) ? await collection.findById(id.toLowerCase()) : null;
-    if (!found) throw new NotFoundError(`Transformation ${id} not found`);
-    return found as TransformationDoc;
+    const found = isObjectId(id) ? await transformations.find(id.toLowerCase()) : null;
+    if (!found) throw TRANSFORMATIONS.notFound(id);
+    return found;
   }
 
   async function insertRenaming(fields: Editable, givenId: unknown, author: Author): Promise<TransformationDoc> {
@@ -69,7 +66,8 @@ export function createTransformations(store: Store, options: TransformationOptio
     for (let n = 0; n <= MAX_RENAMES; ) {
       const doc = toDocument(id, { ...fields, name: n === 0 ? fields.name : `${fields.name} (${n})` }, stamp(author));
       try {
-        await collection.insertOne(doc as Doc);
+        // The store's own refusal, not the repository's: which key was taken decides what to change.
+        await transformations.collection.insertOne({ ...doc });
         return doc;
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
@@ -83,7 +81,7 @@ export function createTransformations(store: Store, options: TransformationOptio
 
   return {
     async search(query) {
-      const page = await collection.search(query);
+      const page = await transformations.collection.search(query);
       return { results: page.docs, total: page.total };
     },
 
@@ -93,14 +91,7 @@ export function createTransformations(store: Store, options: TransformationOptio
       const problems: ErrorDetail[] = [];
       const fields = readEditable(body, 'body', problems);
       if (!fields) refuse(problems);
-      const doc = toDocument(newObjectId(), fields, stamp(author));
-      try {
-        await collection.insertOne(doc as Doc);
-      } catch (err) {
-        if (err instanceof DuplicateKeyError) throw duplicateName(doc.name);
-        throw err;
-      }
-      return doc;
+      return transformations.insert(toDocument(newObjectId(), fields, stamp(author)));
     },
 
     async update(id, body, author) {
@@ -112,21 +103,12 @@ export function createTransformations(store: Store, options: TransformationOptio
       }
       const fields = readEditable(body, 'body', problems);
       if (!fields || problems.length > 0) refuse(problems);
-      const doc = toDocument(existing._id, fields, stamp(author, existing));
-      let replaced: boolean;
-      try {
-        replaced = await collection.replaceOne(doc as Doc);
-      } catch (err) {
-        if (err instanceof DuplicateKeyError) throw duplicateName(doc.name);
-        throw err;
-      }
-      if (!replaced) throw new NotFoundError(`Transformation ${id} not found`);
-      return doc;
+      return transformations.replace(toDocument(existing._id, fields, stamp(author, existing)));
     },
 
     async remove(id) {
       const existing = await get(id);
-      if (!(await collection.deleteOne(existing._id))) throw new NotFoundError(`Transformation ${id} not found`);
+      await transformations.delete(existing._id);
     },
 
     async import(body, author) {

@@ -3,8 +3,9 @@
  * and counting the jobs that still use a workflow.
  */
 import type { WorkflowDoc } from '../engine/types.ts';
-import { jobs as jobType } from '../../../kernel/index.ts';
-import type { Condition, DocCollection, SortKey, Store } from '../../../kernel/index.ts';
+import { jobs as jobType, repository } from '../../../kernel/index.ts';
+import type { Condition, Repository, SortKey, Store } from '../../../kernel/index.ts';
+import { JOBS, WORKFLOWS } from '../store/collections.ts';
 import { workflows as workflowType } from '../store/doc-types.ts';
 
 const NAME = workflowType.fields.get('name')!;
@@ -20,18 +21,18 @@ export interface WorkflowLookup {
   byId(id: string): Promise<WorkflowDoc | null>;
 }
 
-async function findByName(workflows: DocCollection, name: string): Promise<WorkflowDoc | null> {
+async function findByName(workflows: Repository<WorkflowDoc>, name: string): Promise<WorkflowDoc | null> {
   const where: Condition = { kind: 'compare', op: 'eq', field: NAME, value: name };
   const page = await workflows.search({ where, sort: byName(), skip: 0, limit: 1 });
-  return (page.docs[0] as WorkflowDoc | undefined) ?? null;
+  return page.docs[0] ?? null;
 }
 
 export function createWorkflowLookup(store: Store): WorkflowLookup {
-  const workflows = store.collection('workflows');
+  const workflows = repository(store, WORKFLOWS);
   return {
     byName: (name) => findByName(workflows, name),
     // Ids are stored lower-case (UUIDs as the platform writes them).
-    byId: async (id) => ((await workflows.findById(id.toLowerCase())) as WorkflowDoc | null) ?? null,
+    byId: (id) => workflows.find(id.toLowerCase()),
   };
 }
 
@@ -42,7 +43,7 @@ export const ACTIVE_JOB_STATUSES = ['running', 'paused'] as const;
 export async function countActiveJobs(store: Store, workflowName: string): Promise<number> {
   const name = jobType.fields.get('name')!;
   const status = jobType.fields.get('status')!;
-  return store.collection('jobs').count({
+  return repository(store, JOBS).collection.count({
     kind: 'and',
     items: [
       { kind: 'compare', op: 'eq', field: name, value: workflowName },

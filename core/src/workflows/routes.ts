@@ -78,7 +78,7 @@ export function workflowRoutes(store: Store, limits: ListLimits): AnyRoute[] {
       answer: answer(closed({ items: arrayOf(WORKFLOW), total: INTEGER, skip: INTEGER, limit: INTEGER }, ['limit'])),
       input: { query: listQuery(workflowType, limits) },
       async handle({ query }) {
-        const page = await store.collection('workflows').search(query);
+        const page = await service.search(query);
         return { body: { items: page.docs, total: page.total, skip: query.skip, limit: query.limit } };
       },
     }),
@@ -93,7 +93,7 @@ export function workflowRoutes(store: Store, limits: ListLimits): AnyRoute[] {
       ),
       input: { query: platformListQuery(workflowType, limits) },
       async handle({ query }) {
-        const page = await store.collection('workflows').search(query);
+        const page = await service.search(query);
         return { body: platformPage(page.docs, query.skip, query.limit, page.total) };
       },
     }),

@@ -4,8 +4,9 @@
  * that running or paused jobs still use.
  */
 import type { WorkflowDoc } from '../engine/types.ts';
-import { ConflictError, DuplicateKeyError, newUuid, NotFoundError, ValidationError } from '../../../kernel/index.ts';
-import type { Doc, ErrorDetail, Store } from '../../../kernel/index.ts';
+import { ConflictError, newUuid, repository, ValidationError } from '../../../kernel/index.ts';
+import type { ErrorDetail, Repository, SearchQuery, Store } from '../../../kernel/index.ts';
+import { WORKFLOWS } from '../store/collections.ts';
 import { ACTIVE_JOB_STATUSES, countActiveJobs, createWorkflowLookup } from './lookup.ts';
 import type { WorkflowLookup } from './lookup.ts';
 import { validateWorkflow } from './validate.ts';
@@ -28,25 +29,30 @@ function refuse(problems: readonly ErrorDetail[], what: string): never {
 
 export class WorkflowService {
   readonly lookup: WorkflowLookup;
+  /** A taken id or name is the factory's 409, naming `_id` or `name`. */
+  private readonly workflows: Repository<WorkflowDoc>;
 
   constructor(private readonly store: Store) {
     this.lookup = createWorkflowLookup(store);
+    this.workflows = repository(store, WORKFLOWS);
   }
 
-  private get workflows() {
-    return this.store.collection('workflows');
+  /** A page of workflows, as stored. */
+  search(query: SearchQuery): Promise<{ docs: WorkflowDoc[]; total: number }> {
+    return this.workflows.search(query);
   }
 
+  /** Ids are stored lower-case (UUIDs as the platform writes them); the 404 names the id as given. */
   async get(id: string): Promise<WorkflowDoc> {
     const found = await this.lookup.byId(id);
-    if (!found) throw new NotFoundError(`Workflow ${id} not found`);
+    if (!found) throw WORKFLOWS.notFound(id);
     return found;
   }
 
   /** By id first, then by exact name: clients pass either. */
   async getByIdOrName(idOrName: string): Promise<WorkflowDoc> {
     const found = (await this.lookup.byId(idOrName)) ?? (await this.lookup.byName(idOrName));
-    if (!found) throw new NotFoundError(`Workflow ${idOrName} not found`);
+    if (!found) throw WORKFLOWS.notFound(idOrName);
     return found;
   }
 
@@ -71,9 +77,8 @@ export class WorkflowService {
       last_updated: now,
       last_updated_by: user,
     };
-    const workflow = doc as WorkflowDoc;
-    await this.write(() => this.workflows.insertOne(workflow as Doc), workflow);
-    return workflow;
+    // validateWorkflow checked every field a workflow needs.
+    return this.workflows.insert(doc as WorkflowDoc);
   }
 
   /**
@@ -88,7 +93,7 @@ export class WorkflowService {
     if (givenId !== undefined && (typeof givenId !== 'string' || givenId.toLowerCase() !== existing._id)) {
       problems.push({ parameter: 'update._id', message: `cannot change: this workflow's id is ${existing._id}` });
     }
-    const merged: Record<string, unknown> = {
+    const merged = {
       ...existing,
       ...update,
       _id: existing._id,
@@ -99,10 +104,8 @@ export class WorkflowService {
     };
     problems.push(...validateWorkflow(merged, 'update'));
     if (problems.length > 0) refuse(problems, 'update');
-    const workflow = merged as WorkflowDoc;
-    const replaced = await this.write(() => this.workflows.replaceOne(workflow as Doc), workflow);
-    if (!replaced) throw new NotFoundError(`Workflow ${id} not found`);
-    return workflow;
+    // A workflow deleted meanwhile is a 404 naming its stored id.
+    return this.workflows.replace(merged);
   }
 
   /** Refused while jobs of the workflow are running or paused: they read it as they go. */
@@ -115,18 +118,7 @@ export class WorkflowService {
         { parameter: 'id', message: `${jobs} ${ACTIVE_JOB_STATUSES.join(' or ')}` },
       ]);
     }
-    if (!(await this.workflows.deleteOne(existing._id))) throw new NotFoundError(`Workflow ${id} not found`);
+    await this.workflows.delete(existing._id);
     return existing;
-  }
-
-  /** The store's unique indexes decide (no check-then-write race); this turns their refusal into a 409. */
-  private async write<T>(run: () => Promise<T>, workflow: WorkflowDoc): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-      if (err.key === '_id') throw new ConflictError(`A workflow with id ${workflow._id} already exists`, [{ parameter: '_id', message: 'is already the id of another workflow' }]);
-      throw new ConflictError(`A workflow named ${workflow.name} already exists`, [{ parameter: 'name', message: 'is already the name of another workflow' }]);
-    }
   }
 }
