@@ -6,8 +6,9 @@
  * see is answered as not found, as jobs are.
  */
 import type { Caller } from '../auth/caller.ts';
-import { and, ConflictError, DuplicateKeyError, newObjectId, NotFoundError, schemaProblems, ValidationError } from '../../../kernel/index.ts';
-import type { Condition, Doc, DocCollection, ErrorDetail, FieldDef, Store } from '../../../kernel/index.ts';
+import { and, duplicateRefusal, newObjectId, NotFoundError, repository, schemaProblems, ValidationError } from '../../../kernel/index.ts';
+import type { Condition, Doc, ErrorDetail, FieldDef, Keyed, Repository, Store } from '../../../kernel/index.ts';
+import { FORMS, GROUPS as GROUP_COLLECTION, SERVICES } from '../store/collections.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
 import type { FormDoc } from './form-schema.ts';
 import type { AddServiceBody, NewForm, Page, ServiceFields, UpdateServiceBody } from './schemas.ts';
@@ -62,34 +63,26 @@ function visibility(caller: Caller): Condition | null {
   return { kind: 'or', items: [open, { kind: 'in', field: GROUPS, values: [...caller.groupIds] }] };
 }
 
-async function uniquely<T>(write: () => Promise<T>, conflict: string): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (err instanceof DuplicateKeyError) throw new ConflictError(conflict);
-    throw err;
-  }
-}
-
 export class ServiceCatalog {
-  private readonly services: DocCollection;
-  private readonly forms: DocCollection;
+  /** Names are unique (the store's index decides); a taken one is the factory's 409. */
+  private readonly services: Repository<ServiceDoc>;
+  private readonly forms: Repository<FormDoc & Doc>;
 
   constructor(private readonly store: Store, private readonly workflows: WorkflowLookup, private readonly now: () => Date = () => new Date()) {
-    this.services = store.collection('catalog_store');
-    this.forms = store.collection('forms');
+    this.services = repository(store, SERVICES);
+    this.forms = repository(store, FORMS);
   }
 
   async service(id: string, caller: Caller): Promise<ServiceDoc> {
-    const doc = await this.services.findById(id);
-    if (!doc || !visibleTo(caller, doc)) throw new NotFoundError(`Service ${id} not found`);
-    return doc as ServiceDoc;
+    const doc = await this.services.find(id);
+    if (!doc || !visibleTo(caller, doc)) throw SERVICES.notFound(id);
+    return doc;
   }
 
   async serviceNamed(name: string, caller: Caller): Promise<ServiceDoc> {
     const doc = await this.named(this.services, name);
     if (!doc || !visibleTo(caller, doc)) throw new NotFoundError(`No service is named ${name}`);
-    return doc as ServiceDoc;
+    return doc;
   }
 
   /**
@@ -99,15 +92,13 @@ export class ServiceCatalog {
    */
   async visibleForm(id: string, caller: Caller): Promise<FormDoc & Doc> {
     const doc = await this.form(id);
-    if (!(seesAll(caller) || (await this.usedVisibly(id, caller)))) throw new NotFoundError(`Form ${id} not found`);
+    if (!(seesAll(caller) || (await this.usedVisibly(id, caller)))) throw FORMS.notFound(id);
     return doc;
   }
 
   /** A form by id whoever may see it: for an order, whose service the caller was shown already. */
-  async form(id: string): Promise<FormDoc & Doc> {
-    const doc = await this.forms.findById(id);
-    if (!doc) throw new NotFoundError(`Form ${id} not found`);
-    return doc as FormDoc & Doc;
+  form(id: string): Promise<FormDoc & Doc> {
+    return this.forms.get(id);
   }
 
   /** `formId` has no column to search by: the visible services are read (a catalog holds tens or hundreds). */
@@ -164,8 +155,7 @@ export class ServiceCatalog {
       lastUpdated: at,
       lastUpdatedBy: caller.username,
     };
-    await this.orUndo(form, () => uniquely(() => this.services.insertOne(service), `A service named ${service.name} already exists`));
-    return service;
+    return this.orUndo(form, () => this.services.insert(service));
   }
 
   async update(body: UpdateServiceBody, caller: Caller): Promise<ServiceDoc> {
@@ -176,14 +166,12 @@ export class ServiceCatalog {
     const at = this.now().toISOString();
     const form = body.form ? await this.createForm(body.form, caller, at) : null;
     const updated: ServiceDoc = { ...current, ...changes, ...(form ? { formId: form._id } : {}), lastUpdated: at, lastUpdatedBy: caller.username };
-    const replaced = await this.orUndo(form, () => uniquely(() => this.services.replaceOne(updated), `A service named ${updated.name} already exists`));
-    if (!replaced) throw new NotFoundError(`Service ${_id} not found`);
-    return updated;
+    return this.orUndo(form, () => this.services.replace(updated));
   }
 
   async remove(id: string, caller: Caller): Promise<ServiceDoc> {
     const service = await this.service(id, caller);
-    if (!(await this.services.deleteOne(id))) throw new NotFoundError(`Service ${id} not found`);
+    await this.services.delete(id);
     return service;
   }
 
@@ -194,14 +182,14 @@ export class ServiceCatalog {
       problems.push({ parameter: 'body.service.workflow', message: `no workflow is named ${fields.workflow}` });
     }
     if (fields.groups !== undefined && fields.groups.length > 0) {
-      const known = new Set((await this.store.collection('groups').findByIds(fields.groups)).map((g) => g['_id']));
+      const known = new Set((await repository(this.store, GROUP_COLLECTION).findMany(fields.groups)).map((g) => g._id));
       fields.groups.forEach((g, i) => {
         if (!known.has(g)) problems.push({ parameter: `body.service.groups[${i}]`, message: `no group has the id ${g}` });
       });
     }
     if (fields.formId !== undefined && form !== undefined) {
       problems.push({ parameter: 'body.form', message: 'cannot be given together with body.service.formId' });
-    } else if (fields.formId !== undefined && !(await this.forms.findById(fields.formId))) {
+    } else if (fields.formId !== undefined && !(await this.forms.find(fields.formId))) {
       problems.push({ parameter: 'body.service.formId', message: `no form has the id ${fields.formId}` });
     }
     if (form !== undefined) problems.push(...schemaProblems(form.schema, 'body.form.schema'));
@@ -209,10 +197,9 @@ export class ServiceCatalog {
   }
 
   private async createForm(input: NewForm, caller: Caller, at: string): Promise<FormDoc & Doc> {
-    if (await this.named(this.forms, input.name)) throw new ConflictError(`A form named ${input.name} already exists`);
     const form = { _id: newObjectId(), name: input.name, description: input.description, schema: input.schema, uiSchema: input.uiSchema, created: at, createdBy: caller.username, lastUpdated: at, lastUpdatedBy: caller.username };
-    await uniquely(() => this.forms.insertOne(form), `A form named ${input.name} already exists`);
-    return form;
+    if (await this.named(this.forms, input.name)) throw FORMS.duplicate(form, 'name');
+    return this.forms.insert(form);
   }
 
   /** Runs the service write; if it fails, the form made for it is removed so a retry can reuse the name. */
@@ -220,17 +207,17 @@ export class ServiceCatalog {
     try {
       return await write();
     } catch (err) {
-      if (form) await this.forms.deleteOne(String(form['_id']));
+      if (form) await this.forms.collection.deleteOne(String(form['_id']));
       throw err;
     }
   }
 
   private async assertNameFree(name: string, self: string | null): Promise<void> {
     const other = await this.named(this.services, name);
-    if (other && other['_id'] !== self) throw new ConflictError(`A service named ${name} already exists`);
+    if (other && other._id !== self) throw duplicateRefusal(SERVICES.noun, 'name', other._id, { parameter: 'name', text: name });
   }
 
-  private async named(collection: DocCollection, name: string): Promise<Doc | null> {
+  private async named<T extends Keyed>(collection: Repository<T>, name: string): Promise<T | null> {
     const found = await collection.search({ where: { kind: 'compare', op: 'eq', field: NAME, value: name }, sort: BY_NAME, skip: 0, limit: 1 });
     return found.docs[0] ?? null;
   }

@@ -10,8 +10,9 @@ import type { Caller } from '../auth/caller.ts';
 import type { MethodInfo } from '../auth/roles.ts';
 import { whoami } from '../auth/whoami.ts';
 import type { Engine } from '../engine/engine.ts';
-import { answer, arrayOf, BOOLEAN, closed, INTEGER, OBJECT, oneOfValues, open, routeHelper, stored, STRING, UnauthenticatedError } from '../../../kernel/index.ts';
+import { answer, arrayOf, BOOLEAN, closed, INTEGER, OBJECT, oneOfValues, open, repository, routeHelper, stored, STRING, UnauthenticatedError } from '../../../kernel/index.ts';
 import type { AnyRoute, Doc, Logger, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
+import { GROUPS, WORKFLOWS } from '../store/collections.ts';
 import { groups as groupType, workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
 import type { ListLimits } from '../http/list-query.ts';
@@ -174,7 +175,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       answer: results(stored({ _id: STRING, name: STRING, description: STRING, provenance: STRING, inactive: BOOLEAN }, ['_id'])),
       input: { query: listQuery(groupType, deps.config.search, { inactive: true }) },
       async handle({ query }) {
-        const page = await deps.store.collection('groups').search(query);
+        const page = await repository(deps.store, GROUPS).search(query);
         return { body: { results: page.docs.map((g) => pick(g, GROUP_FIELDS)), total: page.total } };
       },
     }),
@@ -199,7 +200,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
       answer: results(open({ _id: STRING, name: STRING, inputSchema: OBJECT }, ['_id', 'name'])),
       input: { query: listQuery(workflowType, deps.config.search) },
       async handle({ query }) {
-        const page = await deps.store.collection('workflows').search(query);
+        const page = await repository(deps.store, WORKFLOWS).search(query);
         return { body: { results: page.docs.map(workflowSummary), total: page.total } };
       },
     }),

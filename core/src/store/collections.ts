@@ -59,7 +59,7 @@ export const TRIGGERS = declareCollection<TriggerDoc>(searchedCollection(trigger
 /** Operations-manager automations (the automation catalog's live in `automations`). */
 export const OM_AUTOMATIONS = declareCollection<OmAutomationDoc>(searchedCollection(omAutomations), { noun: 'automation' });
 export const SERVICES = declareCollection<ServiceDoc>(plainCollection('catalog_store', [index([['name', 1]], true)]), { noun: 'service', notFound: notFound('Service') });
-export const FORMS = declareCollection<FormDoc>(plainCollection('forms', [index([['name', 1]], true)]), { noun: 'form', notFound: notFound('Form') });
+export const FORMS = declareCollection<FormDoc & Doc>(plainCollection('forms', [index([['name', 1]], true)]), { noun: 'form', notFound: notFound('Form') });
 export const ADAPTERS = declareCollection<PlainDoc>(plainCollection('adapters', [index([['name', 1]], true)]), { noun: 'adapter' });
 /** A session's _id is the SHA-256 of its token, so the store never holds a usable token. */
 export const SESSIONS = declareCollection<PlainDoc>(plainCollection('sessions', [index([['accountId', 1]]), index([['expiresAt', 1]])]), { noun: 'session' });
