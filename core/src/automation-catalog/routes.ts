@@ -5,7 +5,7 @@
  * `{message, code, details}`. docs/automation-catalog.md has every shape.
  */
 import Joi from 'joi';
-import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
+import { shownJob } from '../jobs/document.ts';
 import { answer, arrayOf, BOOLEAN, closed, INTEGER, joiBody, joiObjectId, joiParams, nullable, OBJECT, oneOfValues, open, routeHelper, splitQueryString, STRING, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
 import { automations as automationType } from '../store/doc-types.ts';
@@ -221,10 +221,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
       answer: answer(JOB),
       input: { params: idParam, body: runBody },
       async handle({ params, body }, ctx) {
-        const job = await catalog.run(params.id, callerOf(ctx), body.formData);
-        const shown: Record<string, unknown> = { ...job };
-        for (const f of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[f];
-        return { body: shown };
+        return { body: shownJob(await catalog.run(params.id, callerOf(ctx), body.formData)) };
       },
     }),
     route<IdParams, Empty, ScheduleChange | { options: ScheduleChange }>({

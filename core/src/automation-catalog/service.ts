@@ -14,7 +14,7 @@ import type { Authority } from '../engine/authority.ts';
 import { initiatorOf } from '../engine/new-job.ts';
 import type { Initiator } from '../engine/new-job.ts';
 import type { WorkflowDoc } from '../engine/types.ts';
-import type { JobDoc } from '../engine/working.ts';
+import type { JobDoc } from '../jobs/document.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
 import { applySchedule, newAutomation, readImported } from './document.ts';
 import type { AutomationDoc, Gbac, ScheduleChange } from './document.ts';

@@ -5,12 +5,11 @@
  * (once, or several times over) ends in error instead of holding the process.
  */
 import type { Initiator, StartOptions } from './new-job.ts';
-import { nextTurn } from './stored.ts';
 import { LimitError } from './types.ts';
 import type { ChildJobRequest, ChildJobResult } from './types.ts';
 import { limitMessage } from './limits.ts';
-import type { JobDoc } from './working.ts';
-import { principalOfJob } from './stored.ts';
+import { principalOfJob } from '../jobs/document.ts';
+import type { JobDoc } from '../jobs/document.ts';
 
 export interface ChildJobDeps {
   startJob(workflow: string, options: StartOptions, initiator: Initiator, parent: JobDoc): Promise<JobDoc>;
@@ -19,6 +18,8 @@ export interface ChildJobDeps {
   reserve(rootId: string, count: number): Promise<void>;
   readonly maxChildJobDepth: number;
   stopped(): boolean;
+  /** The engine's turn queue: resolves when it is this child's turn to start. */
+  nextTurn(): Promise<void>;
 }
 
 export async function runChildJobs(deps: ChildJobDeps, parent: JobDoc, requests: readonly ChildJobRequest[], mode: 'parallel' | 'sequential', signal: AbortSignal): Promise<ChildJobResult[]> {
@@ -29,7 +30,7 @@ export async function runChildJobs(deps: ChildJobDeps, parent: JobDoc, requests:
   const principal = principalOfJob(parent);
   const initiator = { id: principal.id, kind: principal.kind, username: String(parent.variables['initiator'] ?? 'Pronghorn') };
   const runOne = async (r: ChildJobRequest): Promise<ChildJobResult> => {
-    await nextTurn();
+    await deps.nextTurn();
     // The parent may have been cancelled while this child waited its turn: then it never starts.
     if (signal.aborted || deps.stopped()) throw new Error('childJob was aborted before its children started');
     const child = await deps.startJob(r.workflow, { variables: r.variables, ...(r.description ? { description: r.description } : {}) }, initiator, parent);

@@ -14,7 +14,8 @@ import type { JobAction } from './lifecycle.ts';
 import { initiatorOf } from './new-job.ts';
 import { principalOf } from '../auth/principal.ts';
 import type { StartOptions } from './new-job.ts';
-import type { JobDoc, Working } from './working.ts';
+import type { JobDoc } from '../jobs/document.ts';
+import type { Working } from './working.ts';
 
 export type BulkAction = 'cancel' | 'pause' | 'resume';
 

@@ -11,10 +11,10 @@ import type { Authority, Permission } from './authority.ts';
 import { runChildJobs } from './children.ts';
 import type { ChildJobDeps } from './children.ts';
 import { relayPermission, RUN_TRANSFORMATION, START_JOB } from './permissions.ts';
-import { principalOfJob } from './stored.ts';
+import { principalOfJob } from '../jobs/document.ts';
+import type { JobDoc } from '../jobs/document.ts';
 import { TaskError } from './types.ts';
 import type { TaskServices } from './types.ts';
-import type { JobDoc } from './working.ts';
 
 export interface JobServiceDeps {
   readonly authority: Authority;

@@ -59,8 +59,11 @@ export function ruleFor(action: JobAction, status: string): Rule {
   return (rules as Record<string, Rule>)[status] ?? `unknown job status ${status}`;
 }
 
-export function isFinished(status: string): boolean {
-  return status === 'complete' || status === 'canceled';
+/** A job in one of these does not change by itself: nothing of it runs, and whoever waits for its end is answered. */
+const ENDED: ReadonlySet<string> = new Set<JobStatus>(['complete', 'canceled', 'error']);
+
+export function hasEnded(status: JobStatus): boolean {
+  return ENDED.has(status);
 }
 
 /** The lifecycle table as Markdown: docs/lifecycle.md carries exactly this, and a test checks it. */

@@ -6,7 +6,7 @@ import { BadRequestError, checkData, newObjectId, setOwn, summary, ValidationErr
 import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from './types.ts';
 import type { WorkflowDoc } from './types.ts';
-import type { JobDoc, TaskEntry } from './working.ts';
+import type { JobDoc, TaskEntry } from '../jobs/document.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { PrincipalKind } from '../auth/principal.ts';
 

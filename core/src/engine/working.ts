@@ -5,68 +5,14 @@
  * touches the store or runs a handler.
  */
 import { randomUUID } from 'node:crypto';
-import { jobs as jobType, ownProperty, setOwn } from '../../../kernel/index.ts';
+import { ownProperty, setOwn } from '../../../kernel/index.ts';
 import type { WriteOp } from '../../../kernel/index.ts';
 import { canReach, successors } from './graph.ts';
-import type { Transitions } from './graph.ts';
 import { END, START, VAR_REFERENCE } from './types.ts';
 import type { FinishState, TaskOutcome, WorkflowTask } from './types.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
-import type { PrincipalRef } from '../auth/principal.ts';
-
-/** An iteration in flight: claimed (the task is running) and not finished. */
-export interface Run {
-  readonly key: string;
-  readonly incoming: Record<string, unknown>;
-  readonly start: number;
-  owner: string | null;
-}
-
-export interface TaskEntry extends WorkflowTask {
-  status: string;
-  /** The latest iterations (task document ids), at most `maxIterationsListed`. */
-  iterations: string[];
-  /** Earlier iterations no longer listed in `iterations` (their task documents remain); absent while none are. */
-  iterationsOmitted?: number;
-  metrics: Record<string, unknown>;
-  finish_state?: string;
-}
-
-export interface JobDoc {
-  _id: string;
-  name: string;
-  description: string;
-  status: string;
-  tasks: Record<string, TaskEntry>;
-  transitions: Transitions;
-  variables: Record<string, unknown>;
-  groups: string[];
-  ancestors: string[];
-  watchers: string[];
-  metrics: { start_time: number; end_time?: number; user: string; progress: number };
-  error: Array<{ task: string; message: unknown; timestamp: number }>;
-  output?: unknown;
-  last_updated: string;
-  last_updated_by: string;
-  _rev: number;
-  _runs: Record<string, Run>;
-  _waiting: string[];
-  _outputs: Record<string, Record<string, unknown>>;
-  _outputKeys: string[] | null;
-  /** True while iterations are claimed: what a restart looks for. */
-  _inflight?: boolean;
-  /** Task runs started in this job's life, counted against `maxTaskRunsPerJob`. */
-  _taskRuns: number;
-  /** On a root job: the jobs of its tree started so far (itself included), counted against `maxJobsPerTree`. */
-  _treeJobs?: number;
-  /** Who the job acts for (new-job.ts); jobs stored before it existed act for `metrics.user`. */
-  _principal?: PrincipalRef;
-  [key: string]: unknown;
-}
-
-/** Fields of a job no answer shows: the engine's own bookkeeping. */
-export const INTERNAL_JOB_FIELDS: readonly string[] = [...jobType.internal];
+import type { JobDoc, TaskStatus } from '../jobs/document.ts';
 
 /** A run this process must execute once the change is committed. */
 export interface Claimed {
@@ -80,8 +26,6 @@ export class Working {
   readonly claimed: Claimed[] = [];
   /** Task documents inserted by this change, so finishing them here rewrites the insert instead of adding a write. */
   private readonly inserted = new Map<string, number>();
-  /** Set when the job reached a final state in this change. */
-  finished = false;
   changed = false;
 
   constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string, private readonly limits: JobLimits) {
@@ -237,7 +181,6 @@ export class Working {
     this.job.metrics.end_time = this.now();
     this.job.metrics.progress = 1;
     this.job.output = this.job._outputKeys === null ? null : Object.fromEntries(this.job._outputKeys.map((k) => [k, this.job.variables[k] ?? null]));
-    this.finished = true;
   }
 
   /** Ends the job in error for a limit: every iteration in flight ends in error, and nothing waits any more. */
@@ -265,7 +208,6 @@ export class Working {
     this.job._waiting = [];
     this.job.status = 'canceled';
     this.job.metrics.end_time = this.now();
-    this.finished = true;
     return iterations;
   }
 
@@ -288,7 +230,7 @@ export class Working {
   }
 
   /** The task document of one iteration, built from the job (so nothing needs reading back). */
-  taskDoc(iteration: string, status: string, run = this.job._runs[iteration], outcome?: TaskOutcome): Record<string, unknown> {
+  taskDoc(iteration: string, status: TaskStatus, run = this.job._runs[iteration], outcome?: TaskOutcome): Record<string, unknown> {
     const key = run!.key;
     const entry = this.job.tasks[key]!;
     return {

@@ -6,7 +6,7 @@ import Joi from 'joi';
 import type { JobControl } from '../engine/control.ts';
 import type { GroupChange, TaskControl } from '../engine/task-control.ts';
 import type { FinishState } from '../engine/types.ts';
-import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
+import { shownJob } from '../jobs/document.ts';
 import { answer, compareReleases, joiBody, joiObjectId, joiParams, NULL } from '../../../kernel/index.ts';
 import type { AnyRoute, ErrorDetail, HttpMethod } from '../../../kernel/index.ts';
 import { JOB, MANUAL_CONTROLLER } from './answers.ts';
@@ -104,9 +104,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
           ctx.koa.set('Warning', warnings(mismatches));
           ctx.logger.warn('job started with variables that do not match the inputSchema', { jobId: job._id, workflow: body.workflow, release, mismatches: mismatches.map((d) => `${d.parameter} ${d.message}`) });
         }
-        const shown: Record<string, unknown> = { ...job };
-        for (const f of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[f];
-        return { body: { message: 'Successfully started the job', data: shown, metadata: {} } };
+        return { body: { message: 'Successfully started the job', data: shownJob(job), metadata: {} } };
       },
     }),
     bulk('cancel', 'cancelJobs', jobs),

@@ -4,10 +4,9 @@
  * Each reference is resolved with one batched lookup per page, never one per
  * document.
  */
-import { isPlainObject, jobs as jobType } from '../../../kernel/index.ts';
+import { isPlainObject } from '../../../kernel/index.ts';
 import type { Doc, DocType, Store } from '../../../kernel/index.ts';
-
-const jobsInternal = [...jobType.internal];
+import { shownJob } from '../jobs/document.ts';
 
 type Resolver = (docs: Doc[], store: Store) => Promise<void>;
 
@@ -35,11 +34,7 @@ const resolvers: Record<string, Resolver> = {
     for (const d of docs) {
       const ref = d['job'];
       const job = isPlainObject(ref) && typeof ref['_id'] === 'string' ? jobs.get(ref['_id']) : undefined;
-      if (job) {
-        const visible: Doc = { ...job };
-        for (const key of ['output', ...jobsInternal]) delete visible[key];
-        d['job'] = visible;
-      }
+      if (job) d['job'] = shownJob(job);
     }
   },
   async groups(docs, store) {

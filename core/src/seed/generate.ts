@@ -13,7 +13,7 @@ export type { Directory, SeedAccount, SeedGroup } from './directory.ts';
 export { generateJob } from './job.ts';
 export type { GeneratedJob, JobSpec } from './job.ts';
 export { JOB_STATUSES, STATUS_WEIGHTS } from './plan.ts';
-export type { JobStatus } from './plan.ts';
+export type { JobStatus } from '../jobs/document.ts';
 export { WORKFLOWS } from './workflows.ts';
 
 export interface GenerateOptions {

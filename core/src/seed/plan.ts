@@ -7,13 +7,14 @@ import type { Rng } from './random.ts';
 import { cumulativeOf } from './random.ts';
 import { SEED_ACCOUNTS } from './directory.ts';
 import type { WorkflowDef, WorkflowStep } from './workflows.ts';
+import type { JobStatus, TaskStatus } from '../jobs/document.ts';
 
-export type JobStatus = 'complete' | 'error' | 'canceled' | 'running' | 'paused' | 'incomplete';
-export type TaskStatus = 'complete' | 'error' | 'canceled' | 'running' | 'incomplete';
+/** Intended share of each status, in percent; every status of the lifecycle has one, or this does not compile. */
+const STATUS_SHARES: Readonly<Record<JobStatus, number>> = { complete: 70, error: 10, canceled: 7, running: 7, paused: 3, incomplete: 3 };
 
-export const JOB_STATUSES: readonly JobStatus[] = ['complete', 'error', 'canceled', 'running', 'paused', 'incomplete'];
-/** Intended share of each status, in percent. */
-export const STATUS_WEIGHTS: readonly number[] = [70, 10, 7, 7, 3, 3];
+/** The statuses in the order the seed draws them, and their shares. */
+export const JOB_STATUSES = Object.keys(STATUS_SHARES) as readonly JobStatus[];
+export const STATUS_WEIGHTS: readonly number[] = JOB_STATUSES.map((status) => STATUS_SHARES[status]);
 const STATUS_CUM = cumulativeOf(STATUS_WEIGHTS);
 
 export interface Iteration {

@@ -4,7 +4,7 @@
  */
 import type { Caller } from '../auth/caller.ts';
 import type { Engine } from '../engine/engine.ts';
-import { INTERNAL_JOB_FIELDS } from '../engine/working.ts';
+import { shownJob } from '../jobs/document.ts';
 import { initiatorOf } from '../engine/new-job.ts';
 import { BadRequestError, NotFoundError, ValidationError } from '../../../kernel/index.ts';
 import type { Doc } from '../../../kernel/index.ts';
@@ -41,8 +41,5 @@ export async function invokeServiceOrder(deps: OrderDeps, body: OrderBody, calle
   }
   const options = { variables: body.formData, ...(body.description !== undefined ? { description: body.description } : {}) };
   // The order acts for the caller who placed it; whoever wrote the service lends it no authority.
-  const job = await deps.engine.startJob(service.workflow, options, initiatorOf(caller));
-  const shown: Doc = { ...job };
-  for (const key of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[key];
-  return shown;
+  return shownJob(await deps.engine.startJob(service.workflow, options, initiatorOf(caller)));
 }

@@ -13,8 +13,7 @@ import type { Engine } from '../../engine/engine.ts';
 import type { Authority } from '../../engine/authority.ts';
 import type { Initiator } from '../../engine/new-job.ts';
 import type { WorkflowDoc } from '../../engine/types.ts';
-import { INTERNAL_JOB_FIELDS } from '../../engine/working.ts';
-import type { JobDoc } from '../../engine/working.ts';
+import { shownJob } from '../../jobs/document.ts';
 import { principalNamed } from '../../auth/principal.ts';
 import type { NamedPrincipal } from '../../auth/principal.ts';
 import { BadRequestError, repository } from '../../../../kernel/index.ts';
@@ -41,12 +40,6 @@ export interface RunnerDeps {
 
 /** What running a trigger by hand needs over HTTP; a schedule's principal needs the same. */
 const RUN_TRIGGER = { provenance: OM, method: 'runManualTrigger' };
-
-export function shownJob(job: JobDoc): Doc {
-  const shown: Doc = { ...job };
-  for (const f of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[f];
-  return shown;
-}
 
 /** One change to what a schedule runs: when, and by whom (an account id, or a workflow's username). */
 interface Edit {

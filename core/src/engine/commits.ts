@@ -1,0 +1,143 @@
+/**
+ * The engine's commit layer. A job's document is the only truth about it and
+ * is changed only through `mutate`: serialized per job in this process, and
+ * committed with a revision check so another process's change is never
+ * overwritten. What runs inside a change (pure tasks) and what follows a
+ * commit (handlers of the runs it claimed) is the task runner's, reached
+ * through the two hooks it is given.
+ */
+import { ConflictError, NotFoundError } from '../../../kernel/index.ts';
+import type { Store } from '../../../kernel/index.ts';
+import type { EngineObserver } from '../metrics/core-metrics.ts';
+import { normalizeJob } from '../jobs/document.ts';
+import type { JobDoc } from '../jobs/document.ts';
+import { hasEnded } from './lifecycle.ts';
+import { limitMessage } from './limits.ts';
+import type { JobLimits } from './limits.ts';
+import { Working } from './working.ts';
+
+/** A change lost to another process's commit is redone from what that one wrote, this many times at most. */
+const ATTEMPTS = 5;
+
+export interface CommitDeps {
+  readonly store: Store;
+  readonly now: () => number;
+  readonly limits: JobLimits;
+  /** Runs inside every change before it is committed: the pure tasks it claimed. */
+  readonly inChange: (w: Working) => void;
+  /** Runs after every commit: what the change claimed or closed is the runner's to act on. */
+  readonly committed: (w: Working) => void;
+  readonly observer?: EngineObserver;
+}
+
+export class JobCommits {
+  /** Per job, the tail of its changes in this process. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly waiters = new Map<string, Array<(job: JobDoc) => void>>();
+
+  constructor(private readonly deps: CommitDeps) {}
+
+  /** Runs `fn` after every earlier change of this job in this process has finished. */
+  private lock<T>(jobId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.chains.get(jobId) ?? Promise.resolve();
+    const next = previous.then(fn, fn);
+    const tail = next.then(() => undefined, () => undefined);
+    this.chains.set(jobId, tail);
+    void tail.then(() => {
+      if (this.chains.get(jobId) === tail) this.chains.delete(jobId);
+    });
+    return next;
+  }
+
+  /**
+   * Applies a change to a job; `fn` may throw an AppError to refuse it,
+   * leaving the job untouched. `prepare` reads what the change needs inside
+   * the job's lock, so nothing it reads can be changed by this process meanwhile.
+   */
+  mutate<T, P = undefined>(jobId: string, actor: string, fn: (w: Working, prepared: P) => T, prepare?: () => Promise<P>): Promise<{ job: JobDoc; result: T }> {
+    return this.lock(jobId, async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+        const prepared = (prepare ? await prepare() : undefined) as P;
+        const found = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
+        if (!found) throw new NotFoundError(`Job ${jobId} was not found`);
+        const stored = normalizeJob(found);
+        let w = new Working(stored, this.deps.now, actor, this.deps.limits);
+        const result = fn(w, prepared);
+        this.deps.inChange(w);
+        if (!w.changed) return { job: stored, result };
+        w = this.withinSize(w, stored, actor);
+        w.seal();
+        const expected = typeof found._rev === 'number' ? found._rev : null;
+        w.job._rev = (expected ?? 0) + 1;
+        const ok = await this.deps.store.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected }, ...w.writes]);
+        if (!ok) continue; // another process changed it first: redo from what it wrote
+        if (!hasEnded(stored.status) && hasEnded(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
+        this.afterCommit(w);
+        return { job: w.job, result };
+      }
+      throw new ConflictError(`Job ${jobId} kept changing under this request; try again`);
+    });
+  }
+
+  /** Stores a new job after its first change (`first`, made by the one who starts it). */
+  async insert(fresh: JobDoc, actor: string, first: (w: Working) => void): Promise<JobDoc> {
+    let w = new Working(fresh, this.deps.now, actor, this.deps.limits);
+    first(w);
+    this.deps.inChange(w);
+    w = this.withinSize(w, fresh, actor);
+    w.seal();
+    w.job._rev = 0;
+    await this.deps.store.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
+    this.deps.observer?.jobStarted();
+    // A workflow of pure tasks only can end inside the change that starts it.
+    if (hasEnded(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
+    this.afterCommit(w);
+    return w.job;
+  }
+
+  /**
+   * A change that would make the job's document larger than maxJobBytes is
+   * dropped whole; in its place the job as it was goes to error. Checked on
+   * every commit, so no loop can grow a job past it by more than one slice.
+   */
+  private withinSize(w: Working, base: JobDoc, actor: string): Working {
+    const { maxJobBytes } = this.deps.limits;
+    if (Buffer.byteLength(JSON.stringify(w.job)) <= maxJobBytes) return w;
+    const over = new Working(base, this.deps.now, actor, this.deps.limits);
+    // The error names a task the dropped change was running, when the job as it was has none in flight.
+    over.abandon(limitMessage('maxJobBytes', maxJobBytes), Object.values(w.job._runs)[0]?.key);
+    return over;
+  }
+
+  private afterCommit(w: Working): void {
+    if (hasEnded(w.job.status)) {
+      const waiting = this.waiters.get(w.job._id) ?? [];
+      this.waiters.delete(w.job._id);
+      for (const resolve of waiting) resolve(w.job);
+    }
+    this.deps.committed(w);
+  }
+
+  /** Resolves when the job is complete, canceled or in error. */
+  async whenEnded(jobId: string): Promise<JobDoc> {
+    let resolver: (job: JobDoc) => void = () => undefined;
+    const settled = new Promise<JobDoc>((resolve) => {
+      resolver = resolve;
+      this.waiters.set(jobId, [...(this.waiters.get(jobId) ?? []), resolve]);
+    });
+    const now = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
+    if (now && hasEnded(now.status)) {
+      // Ended before anyone waited (a child of quick tasks ends within its start): drop the waiter, or it stays forever.
+      const left = (this.waiters.get(jobId) ?? []).filter((r) => r !== resolver);
+      if (left.length > 0) this.waiters.set(jobId, left);
+      else this.waiters.delete(jobId);
+      return now;
+    }
+    return settled;
+  }
+
+  /** Changes queued or running in this process. */
+  pending(): Array<Promise<unknown>> {
+    return [...this.chains.values()];
+  }
+}

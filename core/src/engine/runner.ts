@@ -1,0 +1,235 @@
+/**
+ * The engine's task runner: what runs a job's claimed iterations. No job
+ * holds the event loop: pure tasks run inside the change that claimed them in
+ * bounded slices, one commit each, and the next slice, a handler wave or a
+ * child job waits its turn (TurnQueue: one piece of work per turn of the
+ * event loop), so requests and other jobs go on while one job loops. A
+ * handler runs only after the commit that claimed its iteration, so no two
+ * processes ever run the same one; outcomes of a wave are committed together.
+ */
+import type { Logger, Store } from '../../../kernel/index.ts';
+import type { EngineObserver } from '../metrics/core-metrics.ts';
+import { normalizeJob } from '../jobs/document.ts';
+import type { JobDoc } from '../jobs/document.ts';
+import type { Authority } from './authority.ts';
+import type { ChildJobDeps } from './children.ts';
+import type { JobCommits } from './commits.ts';
+import { authorize, jobServices } from './job-services.ts';
+import { jobsInFlight } from './stored.ts';
+import type { TurnQueue } from './turns.ts';
+import { LimitError } from './types.ts';
+import type { TaskHandler, TaskOutcome, TaskServices } from './types.ts';
+import { errorMessage } from './working.ts';
+import type { Claimed, Working } from './working.ts';
+
+/**
+ * One slice of pure tasks: at most this many runs or this long, whichever
+ * comes first. Small enough that a looping job delays a request by about a
+ * slice; large enough that a chain of quick tasks still costs few commits.
+ */
+const SLICE_TASKS = 50;
+const SLICE_MS = 4;
+
+/** The engine's own name in what it writes to a job. */
+export const ENGINE_ACTOR = 'Pronghorn';
+
+export interface RunnerDeps {
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly findTask: (app: string, name: string) => TaskHandler | undefined;
+  readonly processTasksOnStart: boolean;
+  readonly services?: Partial<Pick<TaskServices, 'runTransformation' | 'relay'>>;
+  readonly authority: Authority;
+  readonly turns: TurnQueue;
+  readonly observer?: EngineObserver;
+  readonly mutate: JobCommits['mutate'];
+  /** What childJob may call: made by the engine, which starts the children. */
+  readonly children: (runner: TaskRunner) => ChildJobDeps;
+}
+
+export class TaskRunner {
+  /** Handlers in flight, by iteration, with their job so a cancel aborts only its own. */
+  private readonly aborts = new Map<string, { readonly jobId: string; readonly controller: AbortController }>();
+  /** Jobs whose next slice of pure tasks is scheduled, so each job has at most one waiting. */
+  private readonly slicing = new Set<string>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly children: ChildJobDeps;
+  private halted = false;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.children = deps.children(this);
+  }
+
+  get stopped(): boolean {
+    return this.halted;
+  }
+
+  /** After a commit: handlers of iterations it closed (a cancel, a limit) are aborted, and what it claimed is run. */
+  committed(w: Working): void {
+    // Other jobs' handlers are not touched.
+    for (const [iteration, run] of this.aborts) if (run.jobId === w.job._id && !w.job._runs[iteration]) run.controller.abort();
+    this.execute(w.job, w.claimed);
+  }
+
+  private isPure(job: JobDoc, key: string): boolean {
+    const entry = job.tasks[key];
+    const handler = entry === undefined ? undefined : this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name);
+    // A task that reaches outside is never run inside a change: its authority is read from the store first.
+    return handler?.pure === true && !handler.reach.outside;
+  }
+
+  /**
+   * After a commit: pure runs left claimed go to the job's next slice, the
+   * others to a handler wave; both start on a later turn of the event loop.
+   */
+  private execute(job: JobDoc, claimed: readonly Claimed[]): void {
+    if (claimed.length === 0 || this.halted) return;
+    const effectful = claimed.filter((c) => !this.isPure(job, c.key));
+    if (effectful.length < claimed.length) this.nextSlice(job._id);
+    if (effectful.length === 0) return;
+    this.track(this.deps.turns.next().then(() => this.runWave(job._id, effectful)), job._id, 'task wave failed');
+  }
+
+  private track(work: Promise<unknown>, jobId: string, what: string): void {
+    const tracked = work.catch((err: unknown) => this.deps.logger.error(what, { jobId, error: errorMessage(err) }));
+    this.inflight.add(tracked);
+    void tracked.finally(() => this.inflight.delete(tracked));
+  }
+
+  /** Runs the pure runs the job has claimed, one slice, in a change of their own. */
+  private nextSlice(jobId: string): void {
+    if (this.slicing.has(jobId)) return;
+    this.slicing.add(jobId);
+    const slice = this.deps.turns.next().then(async () => {
+      this.slicing.delete(jobId);
+      if (this.halted) return;
+      // Read inside the change: a cancel committed meanwhile has emptied _runs, so nothing more runs.
+      await this.deps.mutate(jobId, ENGINE_ACTOR, (w) => {
+        for (const [iteration, run] of Object.entries(w.job._runs)) if (this.isPure(w.job, run.key)) w.claimed.push({ iteration, key: run.key });
+      });
+    });
+    this.track(slice, jobId, 'task slice failed');
+  }
+
+  private async runWave(jobId: string, claimed: readonly Claimed[]): Promise<void> {
+    if (this.halted) return;
+    // A turn has passed since the claim: run only what is still claimed (a cancel may have come first).
+    const found = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
+    if (!found) return;
+    const job = normalizeJob(found);
+    const settled: Array<[Claimed, TaskOutcome]> = [];
+    const pending: Array<[Claimed, Promise<TaskOutcome>]> = [];
+    for (const c of claimed) {
+      if (!job._runs[c.iteration]) continue;
+      const result = this.invoke(job, c);
+      if (result instanceof Promise) pending.push([c, result]);
+      else settled.push([c, result]);
+    }
+    // Handlers declared async that do no I/O settle within a tick: commit them with the wave.
+    const tick = new Promise<null>((resolve) => setImmediate(() => resolve(null)));
+    for (const [c, promise] of pending) {
+      const quick = await Promise.race([promise.then((o) => ({ o })), tick]);
+      if (quick) settled.push([c, quick.o]);
+      else {
+        const later = promise.then((o) => this.finish(job._id, [[c, o]]));
+        this.inflight.add(later);
+        void later.finally(() => this.inflight.delete(later));
+      }
+    }
+    if (settled.length > 0) await this.finish(job._id, settled);
+  }
+
+  /**
+   * Runs pure tasks inside the change that claimed them, following their
+   * transitions, so a chain of quick tasks costs one commit. One slice at
+   * most: what is left stays claimed and runs in the job's next slice.
+   * Claimed runs finish even when the job is paused or in error meanwhile,
+   * as running tasks do; what they lead to then waits.
+   */
+  runPure(w: Working): void {
+    const until = performance.now() + SLICE_MS;
+    for (let steps = 0; steps < SLICE_TASKS && (steps === 0 || performance.now() < until); steps += 1) {
+      const next = w.claimed.find((c) => this.isPure(w.job, c.key));
+      if (!next) return;
+      w.takeClaim(next.iteration);
+      const outcome = this.invoke(w.job, next);
+      // A pure handler is synchronous by contract; treat a promise as the bug it is.
+      w.complete(next.iteration, outcome instanceof Promise ? { finishState: 'error', outgoing: {}, error: 'a pure task returned a promise' } : outcome);
+    }
+  }
+
+  private invoke(job: JobDoc, c: Claimed): TaskOutcome | Promise<TaskOutcome> {
+    const entry = job.tasks[c.key]!;
+    const handler = this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name);
+    if (!handler) return { finishState: 'error', outgoing: {}, error: `No task ${entry.app ?? 'WorkFlowEngine'}.${entry.name} is available` };
+    const controller = new AbortController();
+    this.aborts.set(c.iteration, { jobId: job._id, controller });
+    const startedNs = process.hrtime.bigint();
+    const done = (o: TaskOutcome): TaskOutcome => {
+      this.aborts.delete(c.iteration);
+      this.deps.observer?.taskFinished(o.finishState, Number(process.hrtime.bigint() - startedNs) / 1e9);
+      return o;
+    };
+    const failed = (err: unknown): TaskOutcome => done({ finishState: 'error', outgoing: {}, error: errorMessage(err), ...(err instanceof LimitError ? { fatal: true } : {}) });
+    const run = (): TaskOutcome | Promise<TaskOutcome> =>
+      handler.run({
+        jobId: job._id,
+        taskKey: c.key,
+        task: entry,
+        incoming: job._runs[c.iteration]?.incoming ?? {},
+        jobVariables: job.variables,
+        taskOutputs: job._outputs,
+        signal: controller.signal,
+        services: jobServices({ authority: this.deps.authority, children: this.children, ...(this.deps.services ? { services: this.deps.services } : {}) }, job, controller.signal),
+      });
+    try {
+      // Checked as the task runs, not when the job started: roles taken away meanwhile count.
+      const result = handler.reach.outside ? authorize(this.deps.authority, job, handler.reach.needs).then(run) : run();
+      return result instanceof Promise ? result.then(done, failed) : done(result);
+    } catch (err) {
+      return failed(err);
+    }
+  }
+
+  private async finish(jobId: string, results: ReadonlyArray<[Claimed, TaskOutcome]>): Promise<void> {
+    // Stopped: the iterations stay claimed, and the next start runs them again.
+    if (this.halted) return;
+    try {
+      await this.deps.mutate(jobId, ENGINE_ACTOR, (w) => {
+        for (const [c, outcome] of results) w.complete(c.iteration, outcome);
+      });
+    } catch (err) {
+      this.deps.logger.error('task outcome not recorded', { jobId, error: errorMessage(err) });
+    }
+  }
+
+  /**
+   * On start, with processTasksOnStart: runs again the automatic iterations
+   * that were claimed but not finished when the last process stopped
+   * (at-least-once). Manual tasks simply keep waiting.
+   */
+  async recover(): Promise<number> {
+    if (!this.deps.processTasksOnStart) return 0;
+    let resumed = 0;
+    for await (const job of jobsInFlight(this.deps.store)) {
+      const claimed = Object.entries(job._runs).filter(([, run]) => job.tasks[run.key]?.type !== 'manual').map(([iteration, run]) => ({ iteration, key: run.key }));
+      if (claimed.length > 0) {
+        this.execute(job, claimed);
+        resumed += 1;
+      }
+    }
+    if (resumed > 0) this.deps.logger.info('resumed running jobs', { jobs: resumed });
+    return resumed;
+  }
+
+  /** Handlers and slices in flight in this process. */
+  pending(): Array<Promise<unknown>> {
+    return [...this.inflight];
+  }
+
+  /** Stops starting work and aborts running handlers; their iterations stay claimed for the next start. */
+  stop(): void {
+    this.halted = true;
+    for (const run of this.aborts.values()) run.controller.abort();
+  }
+}
