@@ -5,8 +5,10 @@
  * account ends its sessions at once, not at their next idle timeout.
  */
 import Joi from 'joi';
-import { answer, joiBody, joiParams, NotFoundError } from '../../../kernel/index.ts';
-import type { AnyRoute, Doc, SearchQuery, Store } from '../../../kernel/index.ts';
+import { answer, joiBody, joiParams, repository } from '../../../kernel/index.ts';
+import type { AnyRoute, SearchQuery, Store } from '../../../kernel/index.ts';
+import { ACCOUNTS } from '../store/collections.ts';
+import type { PlainDoc } from '../store/collections.ts';
 import { accounts as accountType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
 import { ACCOUNT, AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, resultsAnswer, unwrap, withoutSecrets, writeAnswer } from './context.ts';
@@ -35,10 +37,8 @@ const accountUpdates = updatesBody({
   memberOf: groupRefs,
 });
 
-export async function findAccountById(store: Store, id: string): Promise<Doc> {
-  const account = await store.collection('accounts').findById(id);
-  if (!account) throw new NotFoundError(`Account ${id} not found`);
-  return account;
+export function findAccountById(store: Store, id: string): Promise<PlainDoc> {
+  return repository(store, ACCOUNTS).get(id);
 }
 
 export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
@@ -53,7 +53,7 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       answer: resultsAnswer(ACCOUNT),
       input: { query: listQuery(accountType, deps.limits, { memberOf: true, inactive: true }) },
       async handle({ query }) {
-        return listPage(store.collection('accounts'), query, withoutSecrets);
+        return listPage(repository(store, ACCOUNTS).collection, query, withoutSecrets);
       },
     }),
     authorizationRoute<AccountParams, Record<string, never>, undefined>({
@@ -81,10 +81,10 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         const updates = unwrap<AccountUpdates>(body, 'updates');
         const who = `account ${String(account['username'])}`;
         const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, updates, account, who);
-        const updated: Doc = { ...account, ...updates, ...refs, _meta: { ...(account['_meta'] as object | undefined), updated: nowIso() } };
+        const updated: PlainDoc = { ...account, ...updates, ...refs, _meta: { ...(account['_meta'] as object | undefined), updated: nowIso() } };
         const deactivated = updates.inactive === true;
         if (deactivated) updated['loggedIn'] = false;
-        await store.collection('accounts').replaceOne(updated);
+        await repository(store, ACCOUNTS).replace(updated);
         auth.invalidate();
         const ended = deactivated ? await endSessions(store, 'account', params.accountId) : 0;
         ctx.logger.info('account updated', { accountId: params.accountId, fields: Object.keys(updates), sessionsEnded: ended });

@@ -6,7 +6,6 @@
 import type { AuthService } from '../auth/service.ts';
 import { answer, arrayOf, BOOLEAN, closed, INTEGER, OBJECT, oneOfValues, routeHelper, stored, STRING } from '../../../kernel/index.ts';
 import type { MethodInfo, ViewInfo } from '../auth/roles.ts';
-import { ConflictError, DuplicateKeyError } from '../../../kernel/index.ts';
 import type { AnswerShape, Doc, Logger, Store } from '../../../kernel/index.ts';
 import type { ListLimits } from '../http/list-query.ts';
 
@@ -75,16 +74,6 @@ export function withoutSecrets(doc: Doc): Doc {
 
 export function nowIso(): string {
   return new Date().toISOString();
-}
-
-/** Runs a store write, turning a unique-index violation into a 409 with the caller's wording. */
-export async function uniquely<T>(write: () => Promise<T>, conflict: string): Promise<T> {
-  try {
-    return await write();
-  } catch (err) {
-    if (err instanceof DuplicateKeyError) throw new ConflictError(conflict);
-    throw err;
-  }
 }
 
 /** `{updates: {...}}` or `{account: {...}}` bodies, and their bare forms, read the same. */

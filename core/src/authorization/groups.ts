@@ -5,11 +5,13 @@
  * account's, group's and service account's memberOf.
  */
 import Joi from 'joi';
-import { answer, ConflictError, joiBody, joiParams, newObjectId, NotFoundError } from '../../../kernel/index.ts';
-import type { AnyRoute, Doc, SearchQuery, Store } from '../../../kernel/index.ts';
+import { answer, joiBody, joiParams, newObjectId, repository } from '../../../kernel/index.ts';
+import type { AnyRoute, SearchQuery, Store } from '../../../kernel/index.ts';
+import { GROUPS } from '../store/collections.ts';
+import type { PlainDoc } from '../store/collections.ts';
 import { groups as groupType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
-import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, GROUP, nowIso, ok, resultsAnswer, uniquely, unwrap, writeAnswer } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, GROUP, nowIso, ok, resultsAnswer, unwrap, writeAnswer } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { listPage, listQuery } from '../http/list-query.ts';
 import { assertNoCycle, GROUP_REFS, removeReferences } from './references.ts';
@@ -36,29 +38,26 @@ const name = Joi.string().min(1).max(256).pattern(/^\S(?:.*\S)?$/).messages({ 's
 const fields = { name, description: text(1024), inactive: Joi.boolean(), memberOf: groupRefs, assignedRoles: roleRefs };
 const newGroup = wrapperOrBare('group', Joi.object({ ...fields, name: name.required(), provenance: Joi.string().min(1).max(256) }));
 
-async function findGroup(store: Store, id: string): Promise<Doc> {
-  const group = await store.collection('groups').findById(id);
-  if (!group) throw new NotFoundError(`Group ${id} not found`);
-  return group;
+function findGroup(store: Store, id: string): Promise<PlainDoc> {
+  return repository(store, GROUPS).get(id);
 }
 
 /** A (name, provenance) pair names one group; the unique index is the last word, this gives the clear message. */
-async function assertNameFree(store: Store, groupName: string, provenance: string, self: string | null): Promise<string> {
-  const conflict = `A group named ${groupName} (provenance ${provenance}) already exists`;
+async function assertNameFree(store: Store, groupName: string, provenance: string, self: string | null): Promise<void> {
   const field = (path: string) => groupType.fields.get(path)!;
-  const found = await store.collection('groups').search({
+  const found = await repository(store, GROUPS).search({
     where: { kind: 'and', items: [{ kind: 'compare', op: 'eq', field: field('name'), value: groupName }, { kind: 'compare', op: 'eq', field: field('provenance'), value: provenance }] },
     sort: [{ field: field('_id'), direction: 1 }],
     skip: 0,
     limit: 2,
   });
-  if (found.docs.some((g) => g['_id'] !== self)) throw new ConflictError(conflict);
-  return conflict;
+  const other = found.docs.find((g) => g._id !== self);
+  if (other) throw GROUPS.duplicate({ _id: other._id, name: groupName, provenance }, 'name');
 }
 
 export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
-  const groups = store.collection('groups');
+  const groups = repository(store, GROUPS);
   return [
     authorizationRoute<Record<string, never>, SearchQuery, undefined>({
       method: 'GET',
@@ -69,7 +68,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       answer: resultsAnswer(GROUP),
       input: { query: listQuery(groupType, deps.limits, { memberOf: true, inactive: true }) },
       async handle({ query }) {
-        return listPage(groups, query, (doc) => doc);
+        return listPage(groups.collection, query, (doc) => doc);
       },
     }),
     authorizationRoute<Record<string, never>, Record<string, never>, NewGroup | { group: NewGroup }>({
@@ -83,10 +82,10 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       async handle({ body }, ctx) {
         const input = unwrap<NewGroup>(body, 'group');
         const provenance = input.provenance ?? DEFAULT_PROVENANCE;
-        const conflict = await assertNameFree(store, input.name, provenance, null);
+        await assertNameFree(store, input.name, provenance, null);
         const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, { assignedRoles: input.assignedRoles ?? [], memberOf: input.memberOf ?? [] }, null, `group ${input.name}`);
         const now = nowIso();
-        const group: Doc = {
+        const group = await groups.insert({
           _id: newObjectId(),
           name: input.name,
           description: input.description ?? '',
@@ -95,8 +94,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
           assignedRoles: refs.assignedRoles,
           inactive: input.inactive ?? false,
           _meta: { created: now, updated: now },
-        };
-        await uniquely(() => groups.insertOne(group), conflict);
+        });
         auth.invalidate();
         ctx.logger.info('group created', { groupId: group['_id'], name: input.name });
         return ok(`Successfully created group ${String(group['_id'])}.`, group);
@@ -126,11 +124,10 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
         const group = await findGroup(store, params.groupId);
         const updates = unwrap<GroupFields>(body, 'updates');
         const groupName = updates.name ?? String(group['name']);
-        const conflict = await assertNameFree(store, groupName, String(group['provenance'] ?? DEFAULT_PROVENANCE), params.groupId);
+        await assertNameFree(store, groupName, String(group['provenance'] ?? DEFAULT_PROVENANCE), params.groupId);
         const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, updates, group, `group ${groupName}`);
         if (refs.memberOf) await assertNoCycle(store, params.groupId, refs.memberOf);
-        const updated: Doc = { ...group, ...updates, ...refs, _meta: { ...(group['_meta'] as object | undefined), updated: nowIso() } };
-        await uniquely(() => groups.replaceOne(updated), conflict);
+        const updated = await groups.replace({ ...group, ...updates, ...refs, _meta: { ...(group['_meta'] as object | undefined), updated: nowIso() } });
         auth.invalidate();
         ctx.logger.info('group updated', { groupId: params.groupId, fields: Object.keys(updates) });
         return ok(`Successfully updated group ${params.groupId}.`, updated);
@@ -145,7 +142,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       answer: writeAnswer(),
       input: { params: groupParam },
       async handle({ params }, ctx) {
-        if (!(await groups.deleteOne(params.groupId))) throw new NotFoundError(`Group ${params.groupId} not found`);
+        await groups.delete(params.groupId);
         const changed = await removeReferences(store, GROUP_REFS, params.groupId);
         auth.invalidate();
         ctx.logger.info('group deleted', { groupId: params.groupId, referencesRemoved: changed });

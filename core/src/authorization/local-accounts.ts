@@ -6,11 +6,12 @@
  */
 import Joi from 'joi';
 import { hashPassword } from '../auth/passwords.ts';
-import { ConflictError, joiBody, newObjectId } from '../../../kernel/index.ts';
-import type { AnyRoute, Doc } from '../../../kernel/index.ts';
+import { joiBody, newObjectId, repository } from '../../../kernel/index.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
+import { ACCOUNTS } from '../store/collections.ts';
 import { findAccountById, accountParam } from './accounts.ts';
 import { resolveAssignments } from './assignments.ts';
-import { ACCOUNT, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, uniquely, unwrap, withoutSecrets, writeAnswer } from './context.ts';
+import { ACCOUNT, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, unwrap, withoutSecrets, writeAnswer } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { endSessions } from './references.ts';
 import { groupRefs, roleRefs, text, wrapperOrBare } from './schemas.ts';
@@ -61,12 +62,12 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       input: { body: joiBody(newAccount) },
       async handle({ body }, ctx) {
         const input = unwrap<NewAccount>(body, 'account');
-        const conflict = `An account named ${input.username} already exists`;
         // Logins find accounts by username alone, so a name held under any provenance is taken.
-        if (await auth.findAccount(input.username)) throw new ConflictError(conflict);
+        const taken = await auth.findAccount(input.username);
+        if (taken) throw ACCOUNTS.duplicate({ ...taken, _id: String(taken['_id']), username: input.username }, 'username');
         const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, { assignedRoles: input.assignedRoles ?? [], memberOf: input.memberOf ?? [] }, null, `account ${input.username}`);
         const now = nowIso();
-        const account: Doc = {
+        const account = await repository(store, ACCOUNTS).insert({
           _id: newObjectId(),
           username: input.username,
           firstname: input.firstname ?? input.username,
@@ -79,8 +80,7 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
           gitTokens: {},
           _meta: { created: now, updated: now },
           passwordHash: await hashPassword(input.password),
-        };
-        await uniquely(() => store.collection('accounts').insertOne(account), conflict);
+        });
         auth.invalidate();
         ctx.logger.info('account created', { accountId: account['_id'], username: input.username });
         return ok(`Successfully created account ${String(account['_id'])}.`, withoutSecrets(account));
@@ -96,8 +96,7 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       input: { params: accountParam, body: joiBody(Joi.object({ password })) },
       async handle({ params, body }, ctx) {
         const account = await findAccountById(store, params.accountId);
-        const updated: Doc = { ...account, passwordHash: await hashPassword(body.password), _meta: { ...(account['_meta'] as object | undefined), updated: nowIso() } };
-        await store.collection('accounts').replaceOne(updated);
+        await repository(store, ACCOUNTS).replace({ ...account, passwordHash: await hashPassword(body.password), _meta: { ...(account['_meta'] as object | undefined), updated: nowIso() } });
         // Also drops cached Basic credentials, which would otherwise accept the old password for a while.
         auth.invalidate();
         const ended = await endSessions(store, 'account', params.accountId, ctx.caller?.sessionId ?? null);

@@ -6,6 +6,7 @@
  */
 import { BadRequestError, ValidationError } from '../../../kernel/index.ts';
 import type { Doc, DocCollection, ErrorDetail, FieldDef, Store } from '../../../kernel/index.ts';
+import { GROUPS, ROLES, SERVICE_ACCOUNTS, SESSIONS } from '../store/collections.ts';
 import { accounts as accountType, groups as groupType } from '../store/doc-types.ts';
 import type { GroupRef, RoleRef } from './schemas.ts';
 
@@ -34,8 +35,8 @@ async function unknownIds(collection: DocCollection, ids: readonly string[]): Pr
 /** 400 naming every role and group id that does not exist. */
 export async function assertKnown(store: Store, refs: { assignedRoles?: readonly RoleRef[]; memberOf?: readonly GroupRef[] }): Promise<void> {
   const details: ErrorDetail[] = [];
-  const roles = await unknownIds(store.collection('roles'), (refs.assignedRoles ?? []).map((r) => r.roleId));
-  const groups = await unknownIds(store.collection('groups'), (refs.memberOf ?? []).map((g) => g.groupId));
+  const roles = await unknownIds(store.collection(ROLES.name), (refs.assignedRoles ?? []).map((r) => r.roleId));
+  const groups = await unknownIds(store.collection(GROUPS.name), (refs.memberOf ?? []).map((g) => g.groupId));
   for (const id of roles) details.push({ parameter: 'assignedRoles', message: `${id} is not a known role id` });
   for (const id of groups) details.push({ parameter: 'memberOf', message: `${id} is not a known group id` });
   if (details.length === 0) return;
@@ -50,7 +51,7 @@ function groupIdsOf(doc: Doc): string[] {
 
 /** Refuses memberships that would make a group (indirectly) a member of itself. */
 export async function assertNoCycle(store: Store, groupId: string, memberOf: readonly GroupRef[]): Promise<void> {
-  const groups = store.collection('groups');
+  const groups = store.collection(GROUPS.name);
   const seen = new Set<string>();
   let frontier = memberOf.map((g) => g.groupId);
   const path = new Map<string, string>(frontier.map((id) => [id, groupId]));
@@ -104,7 +105,7 @@ export async function removeReferences(store: Store, kind: RefKind, id: string):
     }
   }
   // Service accounts are few and have no search fields: read them all.
-  const services = store.collection('service_accounts');
+  const services = store.collection(SERVICE_ACCOUNTS.name);
   for (let skip = 0; ; skip += PAGE) {
     const page = await services.search({ where: null, sort: [{ field: ID, direction: 1 }], skip, limit: PAGE });
     for (const doc of page.docs) {
@@ -118,7 +119,7 @@ export async function removeReferences(store: Store, kind: RefKind, id: string):
 
 /** Ends the sessions of an account or service account, except `keep` (the caller's own). */
 export async function endSessions(store: Store, principal: 'account' | 'service', id: string, keep: string | null = null): Promise<number> {
-  const sessions = store.collection('sessions');
+  const sessions = store.collection(SESSIONS.name);
   let ended = 0;
   let kept = 0;
   for (;;) {

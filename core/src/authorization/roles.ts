@@ -5,10 +5,12 @@
  * Deleting a role removes it from every assignedRoles list.
  */
 import Joi from 'joi';
-import { answer, BadRequestError, BOOLEAN, closed, ConflictError, joiBody, joiParams, joiQuery, newObjectId, NotFoundError, STRING, ValidationError } from '../../../kernel/index.ts';
+import { answer, BadRequestError, BOOLEAN, closed, joiBody, joiParams, joiQuery, newObjectId, repository, STRING, ValidationError } from '../../../kernel/index.ts';
 import type { AnswerShape, AnyRoute, Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
 import { roles as roleType } from '../store/doc-types.ts';
-import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, ok, resultsAnswer, ROLE, uniquely, unwrap, writeAnswer } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, ok, resultsAnswer, ROLE, unwrap, writeAnswer } from './context.ts';
+import { ROLES } from '../store/collections.ts';
+import type { PlainDoc } from '../store/collections.ts';
 import type { AuthorizationDeps } from './context.ts';
 
 const METHOD_INFO = closed({ provenance: STRING, name: STRING, route: closed({ path: STRING, verb: STRING, fullPath: STRING }), deprecated: BOOLEAN });
@@ -42,10 +44,8 @@ const fields = {
 };
 const newRole = wrapperOrBare('role', Joi.object({ ...fields, provenance: label.required(), name: label.required() }));
 
-async function findRole(store: Store, id: string): Promise<Doc> {
-  const role = await store.collection('roles').findById(id);
-  if (!role) throw new NotFoundError(`Role ${id} not found`);
-  return role;
+function findRole(store: Store, id: string): Promise<PlainDoc> {
+  return repository(store, ROLES).get(id);
 }
 
 function assertCustom(role: Doc, action: string): void {
@@ -54,23 +54,23 @@ function assertCustom(role: Doc, action: string): void {
   throw new BadRequestError(`Role ${String(role['_id'])} (${name}) is built in and cannot be ${action}: built-in roles are made from the routes at every start`);
 }
 
-async function assertNameFree(store: Store, provenance: string, name: string, self: string | null): Promise<string> {
-  const conflict = `A role named ${name} of ${provenance} already exists`;
+/** A (provenance, name) pair names one role; the unique index is the last word, this refuses before any other check. */
+async function assertNameFree(store: Store, provenance: string, name: string, self: string | null): Promise<void> {
   const field = (path: string) => roleType.fields.get(path)!;
-  const found = await store.collection('roles').search({
+  const found = await repository(store, ROLES).search({
     where: { kind: 'and', items: [{ kind: 'compare', op: 'eq', field: field('provenance'), value: provenance }, { kind: 'compare', op: 'eq', field: field('name'), value: name }] },
     sort: [{ field: field('_id'), direction: 1 }],
     skip: 0,
     limit: 2,
   });
-  if (found.docs.some((r) => r['_id'] !== self)) throw new ConflictError(conflict);
-  return conflict;
+  const other = found.docs.find((r) => r._id !== self);
+  if (other) throw ROLES.duplicate({ _id: other._id, provenance, name }, 'name');
 }
 
 export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const catalogQuery = joiQuery<{ limit?: number; skip: number }>(Joi.object({ limit: Joi.number().integer().min(0).max(deps.limits.maxLimit), skip: Joi.number().integer().min(0).default(0) }));
   const { store, auth } = deps;
-  const roles = store.collection('roles');
+  const roles = repository(store, ROLES);
 
   /** 400 naming every method and view that no route provides; answers the lists deduplicated. */
   function checkGrants(input: RoleFields): Pick<RoleFields, 'allowedMethods' | 'allowedViews'> {
@@ -116,7 +116,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       answer: resultsAnswer(ROLE),
       input: { query: listQuery(roleType, deps.limits) },
       async handle({ query }) {
-        return listPage(roles, query, (doc) => doc);
+        return listPage(roles.collection, query, (doc) => doc);
       },
     }),
     authorizationRoute<Record<string, never>, Record<string, never>, NewRole | { role: NewRole }>({
@@ -129,10 +129,9 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       input: { body: joiBody(newRole) },
       async handle({ body }, ctx) {
         const input = unwrap<NewRole>(body, 'role');
-        const conflict = await assertNameFree(store, input.provenance, input.name, null);
+        await assertNameFree(store, input.provenance, input.name, null);
         const grants = checkGrants({ allowedMethods: input.allowedMethods ?? [], allowedViews: input.allowedViews ?? [] });
-        const role: Doc = { _id: newObjectId(), provenance: input.provenance, name: input.name, description: input.description ?? '', ...grants };
-        await uniquely(() => roles.insertOne(role), conflict);
+        const role = await roles.insert({ _id: newObjectId(), provenance: input.provenance, name: input.name, description: input.description ?? '', ...grants });
         auth.invalidate();
         ctx.logger.info('role created', { roleId: role['_id'], provenance: input.provenance, name: input.name });
         return ok(`Successfully created role ${String(role['_id'])}.`, role);
@@ -162,9 +161,8 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         const role = await findRole(store, params.roleId);
         assertCustom(role, 'changed');
         const updates = unwrap<RoleFields>(body, 'updates');
-        const conflict = await assertNameFree(store, updates.provenance ?? String(role['provenance']), updates.name ?? String(role['name']), params.roleId);
-        const updated: Doc = { ...role, ...updates, ...checkGrants(updates) };
-        await uniquely(() => roles.replaceOne(updated), conflict);
+        await assertNameFree(store, updates.provenance ?? String(role['provenance']), updates.name ?? String(role['name']), params.roleId);
+        const updated = await roles.replace({ ...role, ...updates, ...checkGrants(updates) });
         auth.invalidate();
         ctx.logger.info('role updated', { roleId: params.roleId, fields: Object.keys(updates) });
         return ok(`Successfully updated role ${params.roleId}.`, updated);
@@ -180,7 +178,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       input: { params: roleParam },
       async handle({ params }, ctx) {
         assertCustom(await findRole(store, params.roleId), 'deleted');
-        await roles.deleteOne(params.roleId);
+        await roles.collection.deleteOne(params.roleId);
         const changed = await removeReferences(store, ROLE_REFS, params.roleId);
         auth.invalidate();
         ctx.logger.info('role deleted', { roleId: params.roleId, referencesRemoved: changed });

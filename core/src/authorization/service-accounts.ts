@@ -7,10 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import Joi from 'joi';
 import { hashPassword } from '../auth/passwords.ts';
-import { closed, joiBody, joiParams, joiQuery, newUuid, NotFoundError, STRING } from '../../../kernel/index.ts';
+import { closed, joiBody, joiParams, joiQuery, newUuid, repository, STRING } from '../../../kernel/index.ts';
 import type { AnswerShape, AnyRoute, Doc, FieldDef } from '../../../kernel/index.ts';
 import { resolveAssignments } from './assignments.ts';
-import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, resultsAnswer, SERVICE_ACCOUNT, uniquely, writeAnswer } from './context.ts';
+import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, resultsAnswer, SERVICE_ACCOUNT, writeAnswer } from './context.ts';
+import { SERVICE_ACCOUNTS } from '../store/collections.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { pageParams } from '../http/list-query.ts';
 import { endSessions } from './references.ts';
@@ -46,7 +47,7 @@ function publicView(doc: Doc): Doc {
 
 export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
-  const services = store.collection('service_accounts');
+  const services = repository(store, SERVICE_ACCOUNTS);
   return [
     authorizationRoute<Record<string, never>, Record<string, never>, NewServiceAccount>({
       method: 'POST',
@@ -57,11 +58,10 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       answer: writeAnswer(closed({ ...(SERVICE_ACCOUNT['properties'] as Record<string, AnswerShape>), client_secret: STRING })),
       input: { body: joiBody(newServiceAccount) },
       async handle({ body }, ctx) {
-        const conflict = `A service account named ${body.name} already exists`;
         const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, { assignedRoles: body.assignedRoles ?? [], memberOf: body.memberOf ?? [] }, null, `service account ${body.name}`);
         const secret = randomBytes(32).toString('hex');
         const now = nowIso();
-        const doc: Doc = {
+        const doc = await services.insert({
           _id: newUuid(),
           name: body.name,
           description: body.description ?? '',
@@ -71,8 +71,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
           inactive: false,
           _meta: { created: now, updated: now },
           secretHash: await hashPassword(secret),
-        };
-        await uniquely(() => services.insertOne(doc), conflict);
+        });
         auth.invalidate();
         ctx.logger.info('service account created', { clientId: doc['_id'], name: body.name });
         return ok(`Successfully created service account ${String(doc['_id'])}. Keep the client secret: it is not shown again.`, { ...publicView(doc), client_secret: secret });
@@ -101,7 +100,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       answer: writeAnswer(),
       input: { params: joiParams<{ clientId: string }>(idParam('clientId')) },
       async handle({ params }, ctx) {
-        if (!(await services.deleteOne(params.clientId))) throw new NotFoundError(`Service account ${params.clientId} not found`);
+        await services.delete(params.clientId);
         auth.invalidate();
         const ended = await endSessions(store, 'service', params.clientId);
         ctx.logger.info('service account deleted', { clientId: params.clientId, sessionsEnded: ended });

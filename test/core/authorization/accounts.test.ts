@@ -85,7 +85,7 @@ describe('creating local accounts', () => {
   test('a username already taken is a 409', async () => {
     const res = await call('POST', '/authorization/accounts', { username: 'admin', password: 'whatever-long' });
     assert.equal(res.status, 409);
-    assert.deepEqual(res.body, { message: 'An account named admin already exists', code: 'CONFLICT', details: [] });
+    assert.deepEqual(res.body, { message: 'An account named admin already exists', code: 'CONFLICT', details: [{ parameter: 'username', message: 'is already the username of another account' }] });
   });
 
   const refused: Array<[string, Doc, string]> = [

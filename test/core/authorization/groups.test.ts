@@ -66,7 +66,7 @@ describe('create and read', () => {
     await createGroup('twins');
     const res = await call('POST', '/authorization/groups', { name: 'twins' });
     assert.equal(res.status, 409);
-    assert.deepEqual(res.body, { message: 'A group named twins (provenance Local AAA) already exists', code: 'CONFLICT', details: [] });
+    assert.deepEqual(res.body, { message: 'A group named twins (provenance Local AAA) already exists', code: 'CONFLICT', details: [{ parameter: 'name', message: 'is already the name of another group' }] });
     assert.equal((await call('POST', '/authorization/groups', { name: 'twins', provenance: 'LDAP' })).status, 200);
   });
 

@@ -67,7 +67,7 @@ describe('custom roles', () => {
 
   test('a duplicate (provenance, name) is a 409, on create and on rename, built-in names included', async () => {
     const again = await call('POST', '/authorization/roles', jobReader);
-    assert.deepEqual([again.status, again.body], [409, { message: 'A role named jobReader of OperationsManager already exists', code: 'CONFLICT', details: [] }]);
+    assert.deepEqual([again.status, again.body], [409, { message: 'A role named jobReader of OperationsManager already exists', code: 'CONFLICT', details: [{ parameter: 'name', message: 'is already the name of another role' }] }]);
     assert.equal((await call('POST', '/authorization/roles', { provenance: 'OperationsManager', name: 'apiread' })).status, 409);
     assert.equal((await call('PATCH', `/authorization/roles/${id}`, { name: 'apiread' })).status, 409);
     assert.equal((await call('POST', '/authorization/roles', { provenance: 'Custom', name: 'jobReader' })).status, 200);

@@ -98,7 +98,7 @@ test('the list shows every service account by name, never a secret or its hash, 
 
 test('a duplicate name is a 409, and unknown roles or groups a 400', async () => {
   const dup = await call('POST', '/oauth/serviceAccounts', { name: 'ci-runner' });
-  assert.deepEqual([dup.status, dup.body], [409, { message: 'A service account named ci-runner already exists', code: 'CONFLICT', details: [] }]);
+  assert.deepEqual([dup.status, dup.body], [409, { message: 'A service account named ci-runner already exists', code: 'CONFLICT', details: [{ parameter: 'name', message: 'is already the name of another service account' }] }]);
   const unknown = await call('POST', '/oauth/serviceAccounts', { name: 'nobody', memberOf: [{ groupId: 'no-group' }] });
   assert.equal(unknown.status, 400);
   assert.equal((unknown.body as { message: string }).message, 'Invalid body: unknown group ids: no-group');
