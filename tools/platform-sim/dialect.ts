@@ -2,9 +2,10 @@
  * Where the platform's interface differs from our core's, for one request:
  * which query parameters the platform reads on a list (a filter it does not
  * know is dropped, so the answer holds everything, as the platform answers),
- * how its list filters are written for our core, its page cap, the bodies it
- * takes, and the paths it serves under other names. docs/platform-sim.md
- * names the public source of each rule.
+ * its page cap, the bodies it takes, and the paths it serves under other
+ * names. The platform's own filters, bodies and `/nso_manager` reach the core
+ * as they came: our core reads them beside the interface's forms.
+ * docs/platform-sim.md names the public source of each rule.
  */
 
 export class Refusal extends Error {
@@ -81,7 +82,6 @@ export function translateQuery(method: string, path: string, rawQuery: string, p
   if (kind === null || rawQuery === '') return { query: rawQuery, ignored: [] };
   const ignored: string[] = [];
   let parts: string[][] = [];
-  const authorizationOps = new Set<string>();
   for (const piece of rawQuery.split('&')) {
     if (piece === '') continue;
     const eq = piece.indexOf('=');
@@ -90,27 +90,15 @@ export function translateQuery(method: string, path: string, rawQuery: string, p
     const name = decodeName(rawName);
     if (name === TOKEN) parts.push([rawName, rawValue]);
     else if (!known(kind, name)) ignored.push(name);
-    else if (kind === 'authorization') {
-      const filter = AUTHORIZATION_FILTER.exec(name);
-      if (filter) {
-        const op = `${filter[1]![0]!.toLowerCase()}${filter[1]!.slice(1)}`;
-        // Our core takes one filter per operator; the platform would combine several. Said, not guessed.
-        if (authorizationOps.has(op)) throw new Refusal(400, `platform-sim passes one multi${filter[1]!}[...] filter to the core; this request has several`);
-        authorizationOps.add(op);
-        parts.push([op, rawValue], [`${op}Field`, encodeURIComponent(filter[2]!)]);
-      } else if (name === 'groupId') parts.push(['memberOf', rawValue]);
-      else parts.push([name, rawValue]);
-    } else parts.push([rawName, rawValue]);
+    else parts.push([rawName, rawValue]);
   }
   if (kind !== null) parts = capped(parts, pageCap);
   return { query: parts.map(([n, v]) => `${n}=${v}`).join('&'), ignored };
 }
 
-/** The path our core serves the platform's path under. */
+/** The path our core serves the platform's path under (`/nso_manager/*` it serves as it is). */
 export function translatePath(method: string, path: string): string {
   if (method === 'GET' && path === '/help/openapi') return '/openapi.json';
-  const relay = /^\/nso_manager\/(restAction|restQuery)\/([^/]+)$/.exec(path);
-  if (relay) return `/orchestrator_manager/${relay[1]!}/${relay[2]!}`;
   return path;
 }
 
@@ -118,15 +106,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Refuses a body the platform does not take on this route; a body it takes passes unchanged. */
+/**
+ * Refuses a body the platform does not take on this route (the interface's
+ * bare forms and `taskId`); a body it takes passes unchanged. That a role's
+ * name and provenance cannot be patched in `{"updates"}` is the core's own
+ * rule now, so the core answers it.
+ */
 export function checkBody(method: string, path: string, body: unknown): void {
   const patch = /^\/authorization\/(accounts|groups|roles)\/[^/]+$/.exec(path);
   if (method === 'PATCH' && patch) {
     if (!isRecord(body) || !isRecord(body['updates']) || Object.keys(body).length !== 1) {
       throw new Refusal(400, `PATCH /authorization/${patch[1]!}/:id takes {"updates": {...}} on the platform`);
-    }
-    if (patch[1] === 'roles' && (Object.hasOwn(body['updates'], 'name') || Object.hasOwn(body['updates'], 'provenance'))) {
-      throw new Refusal(400, "a role's name and provenance cannot be patched on the platform");
     }
   }
   const create = /^\/authorization\/(groups|roles)$/.exec(path);

@@ -49,9 +49,9 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       path: '/authorization/accounts',
       name: 'getAccounts',
       roles: AUTHORIZATION_READ_ROLES,
-      description: 'List accounts with paging, sorting and filters (memberOf=<groupId> lists the direct members of a group)',
+      description: 'List accounts with paging, sorting and filters: equals/contains/startsWith with their Field, the platform\'s multiEquals[f], multiContains[f] and multiStartsWith[f] on username, firstname, email and provenance, inactive, and groupId=<groupId> (or memberOf=<groupId>) for the direct members of a group',
       answer: resultsAnswer(ACCOUNT),
-      input: { query: listQuery(accountType, deps.limits, { memberOf: true, inactive: true }) },
+      input: { query: listQuery(accountType, deps.limits, { memberOf: true, groupId: true, inactive: true, multi: true }) },
       async handle({ query }) {
         return listPage(repository(store, ACCOUNTS).collection, query, withoutSecrets);
       },

@@ -64,9 +64,9 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       path: '/authorization/groups',
       name: 'getGroups',
       roles: AUTHORIZATION_READ_ROLES,
-      description: 'List groups with paging, sorting and filters (memberOf=<groupId> lists the groups directly inside a group)',
+      description: 'List groups with paging, sorting and filters: equals/contains/startsWith with their Field, the platform\'s multiEquals[f], multiContains[f] and multiStartsWith[f] on name, description and provenance, inactive, and memberOf=<groupId> for the groups directly inside a group',
       answer: resultsAnswer(GROUP),
-      input: { query: listQuery(groupType, deps.limits, { memberOf: true, inactive: true }) },
+      input: { query: listQuery(groupType, deps.limits, { memberOf: true, inactive: true, multi: true }) },
       async handle({ query }) {
         return listPage(groups.collection, query, (doc) => doc);
       },

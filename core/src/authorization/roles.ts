@@ -112,9 +112,9 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       path: '/authorization/roles',
       name: 'getRoles',
       roles: AUTHORIZATION_READ_ROLES,
-      description: 'List roles with paging, sorting and filters',
+      description: 'List roles with paging, sorting and filters: equals/contains/startsWith with their Field, and the platform\'s multiEquals[f], multiContains[f] and multiStartsWith[f] on name, provenance and description',
       answer: resultsAnswer(ROLE),
-      input: { query: listQuery(roleType, deps.limits) },
+      input: { query: listQuery(roleType, deps.limits, { multi: true }) },
       async handle({ query }) {
         return listPage(roles.collection, query, (doc) => doc);
       },
@@ -154,9 +154,9 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
       path: '/authorization/roles/:roleId',
       name: 'updateRole',
       roles: AUTHORIZATION_WRITE_ROLES,
-      description: 'Change a custom role: provenance, name, description, and the allowedMethods and allowedViews lists (a list given replaces the old one)',
+      description: 'Change a custom role: description and the allowedMethods and allowedViews lists (a list given replaces the old one), in the platform\'s form {updates: {...}} or bare; provenance and name only in the bare form (the platform cannot change them)',
       answer: writeAnswer(ROLE),
-      input: { params: roleParam, body: joiBody(updatesBody(fields)) },
+      input: { params: roleParam, body: joiBody(updatesBody(fields, ['provenance', 'name'])) },
       async handle({ params, body }, ctx) {
         const role = await findRole(store, params.roleId);
         assertCustom(role, 'changed');

@@ -42,7 +42,24 @@ export function wrapperOrBare(key: string, inner: Joi.ObjectSchema): Joi.Schema 
   });
 }
 
-/** PATCH bodies: `{updates: {...}}` or the bare fields, with at least one field to change. */
-export function updatesBody(fields: Record<string, Joi.Schema>): Joi.Schema {
-  return wrapperOrBare('updates', Joi.object(fields).min(1).messages({ 'object.min': 'must name at least one field to change' }));
+const AT_LEAST_ONE = { 'object.min': 'must name at least one field to change' };
+
+/**
+ * PATCH bodies: `{updates: {...}}` (the platform's form) or the bare fields
+ * (the interface's), with at least one field to change. `fixedOnPlatform`
+ * names fields the platform's form cannot change (a role's `name` and
+ * `provenance`, per its update-role reference): in the wrapped form they
+ * are refused as the platform refuses them, so a client written against our
+ * core does not come to rely on a change the platform would not make; the
+ * bare form still changes them.
+ */
+export function updatesBody(fields: Record<string, Joi.Schema>, fixedOnPlatform: readonly string[] = []): Joi.Schema {
+  const wrapped: Record<string, Joi.Schema> = { ...fields };
+  for (const name of fixedOnPlatform) {
+    wrapped[name] = Joi.any().forbidden().messages({ 'any.unknown': `cannot be changed in the platform's form {"updates": {...}}; send the fields bare to change ${name}` });
+  }
+  return Joi.alternatives().conditional(Joi.object({ updates: Joi.exist() }).unknown(), {
+    then: Joi.object({ updates: Joi.object(wrapped).min(1).messages(AT_LEAST_ONE).required() }),
+    otherwise: Joi.object(fields).min(1).messages(AT_LEAST_ONE),
+  });
 }

@@ -4,6 +4,12 @@
  * a value and the field it applies to (`equals=x&equalsField=name`). Fields
  * come from the search registry, so only searchable fields filter and only
  * indexed ones sort.
+ *
+ * The authorization lists also read the filters the platform documents for
+ * them (Itential's API reference, get-accounts, get-groups, get-roles):
+ * `multiEquals[field]=`, `multiContains[field]=` and `multiStartsWith[field]=`
+ * on their text fields, any number of fields at once, and on accounts
+ * `groupId=` (the direct members of a group). Every filter given applies.
  */
 import Joi from 'joi';
 import { and, buildLeaf, joiQuery, LeafError, ValidationError } from '../../../kernel/index.ts';
@@ -25,6 +31,13 @@ const FILTERS: ReadonlyArray<readonly [param: 'equals' | 'contains' | 'startsWit
   ['startsWith', 'starts-with'],
 ];
 
+/** The platform's bracket filters of the authorization lists → the search operator each applies. */
+const MULTI_FILTERS: ReadonlyArray<readonly [param: 'multiEquals' | 'multiContains' | 'multiStartsWith', op: Operator]> = [
+  ['multiEquals', 'equals'],
+  ['multiContains', 'contains'],
+  ['multiStartsWith', 'starts-with'],
+];
+
 interface RawList {
   limit: number;
   skip: number;
@@ -37,14 +50,25 @@ interface RawList {
   startsWith?: string;
   startsWithField?: string;
   memberOf?: string;
+  groupId?: string;
   inactive?: boolean;
 }
 
 export interface ListOptions {
   /** `memberOf=<groupId>`: direct members of a group (what legacy `GET /groups/:id/members` maps to). */
   readonly memberOf?: boolean;
+  /** `groupId=<groupId>`: the same, under the name the platform's accounts list documents. */
+  readonly groupId?: boolean;
   /** `inactive=true|false`. */
   readonly inactive?: boolean;
+  /** `multiEquals[f]`, `multiContains[f]`, `multiStartsWith[f]` on the type's text fields. */
+  readonly multi?: boolean;
+}
+
+/** The bracket parameters a type takes: one per operator and text field, so the interface document names each. */
+function multiParams(type: DocType): Array<{ param: string; op: Operator; path: string }> {
+  const text = [...type.fields.values()].filter((f) => f.type === 'string' && !f.array).map((f) => f.path);
+  return MULTI_FILTERS.flatMap(([param, op]) => text.map((path) => ({ param: `${param}[${path}]`, op, path })));
 }
 
 export function pageParams(limits: ListLimits): { limit: Joi.NumberSchema; skip: Joi.NumberSchema } {
@@ -72,7 +96,9 @@ function schema(type: DocType, limits: ListLimits, options: ListOptions): Joi.Ob
     keys[`${param}Field`] = fieldParam;
   }
   if (options.memberOf) keys['memberOf'] = Joi.string().max(64);
+  if (options.groupId) keys['groupId'] = Joi.string().max(64);
   if (options.inactive) keys['inactive'] = Joi.boolean();
+  if (options.multi) for (const { param } of multiParams(type)) keys[param] = Joi.string().max(LEAF_LIMITS.maxValueLength).allow('');
   return Joi.object<RawList>(keys);
 }
 
@@ -88,9 +114,12 @@ function leaf(type: DocType, parameter: string, op: Operator, path: string, valu
 /** Reads a list query into a store search, ordered totally (`_id` last) so pages never overlap. */
 export function listQuery(type: DocType, limits: ListLimits, options: ListOptions = {}): Validator<string, SearchQuery> {
   const read = joiQuery(schema(type, limits, options));
+  const multi = options.multi ? multiParams(type) : [];
   return {
     validate(queryString) {
       const q = read.validate(queryString);
+      // The bracket parameters are read by the names multiParams made, never by keys of the query.
+      const given = q as RawList & Readonly<Record<string, unknown>>;
       const conditions: Condition[] = [];
       for (const [param, op] of FILTERS) {
         const value = q[param];
@@ -102,7 +131,12 @@ export function listQuery(type: DocType, limits: ListLimits, options: ListOption
         }
         conditions.push(leaf(type, param, op, path, value));
       }
+      for (const { param, op, path } of multi) {
+        const value = given[param];
+        if (typeof value === 'string') conditions.push(leaf(type, param, op, path, value));
+      }
       if (q.memberOf !== undefined) conditions.push(leaf(type, 'memberOf', 'equals', 'memberOf.groupId', q.memberOf));
+      if (q.groupId !== undefined) conditions.push(leaf(type, 'groupId', 'equals', 'memberOf.groupId', q.groupId));
       if (q.inactive !== undefined) conditions.push(leaf(type, 'inactive', 'equals', 'inactive', q.inactive));
       const sortPath = q.sort ?? type.defaultSort;
       const sort = [{ field: type.fields.get(sortPath)!, direction: q.order }];

@@ -129,8 +129,9 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       name: 'continueJobFrom',
       roles: OM_WRITE_ROLES,
       answer: DONE,
-      description: 'Continue a job in error past one of its errored tasks',
-      input: { params: jobIdParam, body: joiBody(Joi.object({ taskId: taskKey(), fromTask: taskKey() }).or('taskId', 'fromTask')) },
+      description: 'Continue a job in error past one of its errored tasks, named as {fromTask} (the platform\'s form) or {taskId} (the interface\'s)',
+      // One name or the other: with both, which task was meant would be a guess.
+      input: { params: jobIdParam, body: joiBody(Joi.object({ taskId: taskKey(), fromTask: taskKey() }).xor('taskId', 'fromTask')) },
       async handle({ params, body }, ctx) {
         await jobs.continueFrom(params.id, (body.taskId ?? body.fromTask)!, ctx.caller!);
         return done;
