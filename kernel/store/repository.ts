@@ -104,6 +104,13 @@ export interface Repository<T extends Keyed> {
   /** Replaces without a revision check (for documents only one writer changes); 404 when it is gone. */
   replace(doc: T): Promise<T>;
   /**
+   * Stores the document whether or not one with its id exists, the last
+   * writer winning: for records each writer rewrites whole (a process's
+   * heartbeat, a discovery). Another writer's insert between our replace
+   * and our insert is overwritten, not refused.
+   */
+  put(doc: T): Promise<T>;
+  /**
    * Reads, applies `mutate` and writes only if nobody wrote in between; on a
    * lost race reads again and reapplies, at most UPDATE_ATTEMPTS times, then
    * 409. `mutate` may throw to refuse (it sees the document as it now is).
@@ -117,6 +124,8 @@ export interface Repository<T extends Keyed> {
   swap(current: T, next: T): Promise<T | null>;
   /** Deletes; a 404 when there was nothing to delete. */
   delete(id: string): Promise<void>;
+  /** Deletes if there is one to delete; answers whether there was. */
+  remove(id: string): Promise<boolean>;
 }
 
 /** The store's Doc is `T` seen as data; this is the only place that says so. */
@@ -170,6 +179,18 @@ export function repository<T extends Keyed>(store: Store, declaration: Collectio
       if (!(await refusingDuplicates(doc, () => collection.replaceOne(asDoc(doc))))) throw declaration.notFound(doc._id);
       return doc;
     },
+    put: (doc) =>
+      refusingDuplicates(doc, async () => {
+        if (await collection.replaceOne(asDoc(doc))) return doc;
+        try {
+          await collection.insertOne(asDoc(doc));
+        } catch (err) {
+          // Inserted by another writer meanwhile: this write is the later one. (A store names one
+          // violated key of several, so the id is asked for, not read from the error.)
+          if (!(err instanceof DuplicateKeyError) || !(await collection.replaceOne(asDoc(doc)))) throw err;
+        }
+        return doc;
+      }),
     update: async (id, mutate) => {
       for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
         const current = await get(id);
@@ -183,5 +204,6 @@ export function repository<T extends Keyed>(store: Store, declaration: Collectio
     delete: async (id) => {
       if (!(await collection.deleteOne(id))) throw declaration.notFound(id);
     },
+    remove: (id) => collection.deleteOne(id),
   };
 }

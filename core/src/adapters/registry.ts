@@ -10,6 +10,7 @@
 import Joi from 'joi';
 import type { AdapterConfig } from '../../../config/schema.ts';
 import type { Condition, Doc, FieldDef, Logger, Store } from '../../../kernel/index.ts';
+import { ADAPTERS } from '../store/collections.ts';
 
 export type AdapterSource = 'config' | 'store';
 
@@ -52,7 +53,7 @@ const STORED_LIMIT = 1000;
 
 export function createAdapterRegistry(deps: RegistryDeps): AdapterRegistry {
   const configured = new Map<string, Adapter>(deps.configured.map((a) => [a.name, { ...a, source: 'config' }]));
-  const collection = deps.store.collection('adapters');
+  const collection = deps.store.collection(ADAPTERS.name);
 
   function fromDocument(doc: Doc): Adapter | null {
     const { value, error } = documentSchema.validate(doc, { abortEarly: true, convert: true });

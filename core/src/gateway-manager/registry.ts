@@ -14,8 +14,9 @@
  * is read in place where the real platform restarts the application.
  */
 import type { TaskHandler } from '../engine/types.ts';
-import { DuplicateKeyError, isPlainObject } from '../../../kernel/index.ts';
+import { isPlainObject, repository } from '../../../kernel/index.ts';
 import type { Doc, Store } from '../../../kernel/index.ts';
+import { DISCOVERED_ACTIONS } from '../store/collections.ts';
 import { ACTION_KINDS } from './client.ts';
 import type { ActionKind, DiscoveredAction } from './client.ts';
 import { actionTask, GATEWAY_ACTION_REACH, taskName } from './tasks.ts';
@@ -50,7 +51,7 @@ export class DiscoveredTasks {
   ) {}
 
   private get collection() {
-    return this.store.collection('discovered_actions');
+    return repository(this.store, DISCOVERED_ACTIONS);
   }
 
   /** The task a workflow names by `app` (the adapter) and `name` (`script:<name>`...); undefined for any other name. */
@@ -73,28 +74,21 @@ export class DiscoveredTasks {
   }
 
   async discovery(adapterId: string): Promise<AdapterDiscovery | null> {
-    const doc = await this.collection.findById(adapterId);
+    const doc = await this.collection.find(adapterId);
     return doc ? fromDoc(doc) : null;
   }
 
   /** Swaps one adapter's actions for a new set in one write, so no run sees half of each. */
   async replace(discovery: AdapterDiscovery): Promise<void> {
-    const doc: Doc = { _id: discovery.adapterId, adapterId: discovery.adapterId, discoveredAt: discovery.discoveredAt, actions: discovery.actions.map((a) => ({ ...a })) };
-    if (await this.collection.replaceOne(doc)) return;
-    try {
-      await this.collection.insertOne(doc);
-    } catch (err) {
-      // Another core inserted it meanwhile: this discovery is the later one, so it wins.
-      if (!(err instanceof DuplicateKeyError)) throw err;
-      await this.collection.replaceOne(doc);
-    }
+    // Another core's insert meanwhile is overwritten: this discovery is the later one, so it wins.
+    await this.collection.put({ _id: discovery.adapterId, adapterId: discovery.adapterId, discoveredAt: discovery.discoveredAt, actions: discovery.actions.map((a) => ({ ...a })) });
   }
 
   /** Task names removed, in discovery order; null when the adapter had no discovery stored. */
   async remove(adapterId: string): Promise<string[] | null> {
     const found = await this.discovery(adapterId);
     if (!found) return null;
-    await this.collection.deleteOne(adapterId);
+    await this.collection.remove(adapterId);
     return found.actions.map(taskName);
   }
 
@@ -103,7 +97,7 @@ export class DiscoveredTasks {
     const page = await this.collection.search({ where: null, sort: [], skip: 0, limit: MAX_ADAPTERS });
     const removed = new Map<string, string[]>();
     for (const doc of page.docs.map(fromDoc).sort((a, b) => a.adapterId.localeCompare(b.adapterId))) {
-      await this.collection.deleteOne(doc.adapterId);
+      await this.collection.remove(doc.adapterId);
       removed.set(doc.adapterId, doc.actions.map(taskName));
     }
     return removed;

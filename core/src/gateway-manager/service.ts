@@ -9,7 +9,7 @@
  */
 import { hostname } from 'node:os';
 import type { AdapterConfig } from '../../../config/schema.ts';
-import { AppError, DuplicateKeyError, NotFoundError } from '../../../kernel/index.ts';
+import { AppError, NotFoundError, repository } from '../../../kernel/index.ts';
 import type { Logger, Store } from '../../../kernel/index.ts';
 import type { TaskHandler } from '../engine/types.ts';
 import { createAdapterRegistry, displayUrl } from '../adapters/registry.ts';
@@ -19,6 +19,7 @@ import { ACTION_KINDS, GatewayClient } from './client.ts';
 import type { DiscoveredAction } from './client.ts';
 import { DiscoveredTasks } from './registry.ts';
 import { taskName } from './tasks.ts';
+import { CLUSTER } from '../store/collections.ts';
 import type { ExecuteAction } from './tasks.ts';
 
 export interface DiscoverAnswer {
@@ -128,22 +129,14 @@ export class GatewayManager {
   /** Records this instance and its gateway adapters in the shared store (at start and every 30 s). */
   async publish(): Promise<void> {
     const doc = { _id: this.deps.instance, instance: this.deps.instance, adapters: await this.ownAdapters(), lastSeen: (this.deps.now ?? Date.now)() };
-    const cluster = this.deps.store.collection('cluster');
-    if (!(await cluster.replaceOne(doc))) {
-      try {
-        await cluster.insertOne(doc);
-      } catch (err) {
-        // Another start of this same instance got there first; its record is as good.
-        if (!(err instanceof DuplicateKeyError)) throw err;
-      }
-    }
+    await repository(this.deps.store, CLUSTER).put(doc);
   }
 
   /** The gateway adapters of every core instance heard from lately, this one included. */
   async clusterAdapters(): Promise<ClusterAdapter[]> {
     await this.publish();
     const since = (this.deps.now ?? Date.now)() - INSTANCE_TTL_MS;
-    const page = await this.deps.store.collection('cluster').search({ where: null, sort: [], skip: 0, limit: 1000 });
+    const page = await repository(this.deps.store, CLUSTER).search({ where: null, sort: [], skip: 0, limit: 1000 });
     return page.docs
       .filter((d) => typeof d['lastSeen'] === 'number' && (d['lastSeen'] as number) >= since)
       .flatMap((d) => (Array.isArray(d['adapters']) ? (d['adapters'] as ClusterAdapter[]) : []))

@@ -11,7 +11,7 @@ import { index, plainCollection } from '../../../kernel/store/collections.ts';
 import { declareCollection, repository, UPDATE_ATTEMPTS } from '../../../kernel/store/repository.ts';
 import type { Repository } from '../../../kernel/store/repository.ts';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
-import type { Store } from '../../../kernel/store/types.ts';
+import type { Doc, DocCollection, Store } from '../../../kernel/store/types.ts';
 import { MONGO_SKIP_REASON, openMongoTestStore } from '../../helpers/stores.ts';
 
 interface Widget {
@@ -182,6 +182,28 @@ for (const factory of factories) {
       await widgets.insert(widget('w8', 'eighth'));
       await widgets.delete('w8');
       assert.equal(await widgets.find('w8'), null);
+      assert.deepEqual([await widgets.remove('w8'), await widgets.remove('w4'), await widgets.find('w4')], [false, true, null], 'remove answers whether there was one');
+    });
+
+    test('put inserts or replaces whole, the later writer winning even when another inserted in between', async () => {
+      await widgets.put(widget('p1', 'put-one'));
+      await widgets.put(widget('p1', 'put-one', { shelf: 'b' }));
+      assert.equal((await widgets.get('p1')).shelf, 'b');
+      // Another writer's insert lands between put's replace (nothing there yet) and its insert.
+      const collection = store.collection('widgets');
+      const interfering: DocCollection = Object.assign(Object.create(collection) as DocCollection, {
+        async replaceOne(doc: Doc): Promise<boolean> {
+          const replaced = await collection.replaceOne(doc);
+          if (!replaced) await collection.insertOne({ ...doc, shelf: 'other writer' });
+          return replaced;
+        },
+      });
+      const racing = repository(Object.assign(Object.create(store) as Store, { collection: () => interfering }), WIDGETS);
+      await racing.put(widget('p2', 'put-two', { shelf: 'mine' }));
+      assert.equal((await widgets.get('p2')).shelf, 'mine');
+      // A taken unique name is not an id to overwrite: the declaration's refusal.
+      await assert.rejects(widgets.put(widget('p3', 'put-one')), { status: 409, message: 'A widget named put-one already exists' });
+      assert.equal(await widgets.find('p3'), null);
     });
 
     test('findMany and search answer typed documents', async () => {
