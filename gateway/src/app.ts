@@ -1,27 +1,32 @@
 /**
  * Assembles the gateway: the legacy operations of the mapping table, the
  * `/nso_manager` alias, and a streaming pass-through of everything else to
- * the core. Its dependencies are passed in; `close()` flushes the audit.
+ * the core, all behind one front door (front-door/door.ts); only the
+ * gateway's own routes enter Koa. Its dependencies are passed in; `close()`
+ * flushes the audit.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
-import { errorHandler, forwardedRequest, observeAnswers, requestContext, trustedProxies } from '../../kernel/index.ts';
-import type { AnswerTap, Logger, RequestState, Store } from '../../kernel/index.ts';
+import { errorHandler, forwardedRequest, observeAnswers, trustedProxies } from '../../kernel/index.ts';
+import type { AnswerTap, Logger, Store, TrustedProxies } from '../../kernel/index.ts';
 import type { AuditJournal } from './audit/journal.ts';
 import { AuditRecorder } from './audit/recorder.ts';
 import type { AuditSink } from './audit/sink.ts';
 import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
 import type { CoreClient } from './core-client.ts';
-import { legacyHandler } from './legacy/dispatch.ts';
+import { gatewayDoor } from './front-door/door.ts';
+import type { Stage } from './front-door/chain.ts';
+import { exchangeOf, fromFrontDoor } from './front-door/koa-stage.ts';
+import { legacyStage } from './legacy/dispatch.ts';
 import { createGatewayMetrics, removalDates } from './metrics.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { gatewayDocument } from './openapi/document.ts';
 import { documentSource, fetchCoreDocument } from './openapi/source.ts';
 import { legacyObserver } from './observe-legacy.ts';
-import { isOwnPath, ownRouteOf, ownRoutes } from './own-routes.ts';
+import { ownRouteOf, ownRoutes } from './own-routes.ts';
 import { hatches, hatchRegistry } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
 import type { Entry } from './mapping/types.ts';
@@ -33,9 +38,6 @@ import pkg from '../../package.json' with { type: 'json' };
 
 export const MAPPINGS_DIR = fileURLToPath(new URL('../../mappings', import.meta.url));
 export const CALENDAR_FILE = fileURLToPath(new URL('../../config/releases.json', import.meta.url));
-
-/** The real platform's path of the orchestrator relay, served as an alias (docs/decisions.md D19). */
-const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [['/nso_manager/', '/orchestrator_manager/']];
 
 export interface GatewayDeps {
   readonly config: Readonly<AppConfig>;
@@ -66,33 +68,17 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Paths the gateway answers itself, in Koa: its liveness and the audit report. */
-const OWN = '/gateway/';
-
-/**
- * Koa, with the legacy operations and the pass-through answered in front of
- * it on node:http: only the gateway's own routes (`/gateway/...`) enter
- * Koa's middleware.
- */
+/** Koa, behind the front door: `callback()` answers with the door, which hands Koa only the gateway's own routes. */
 class GatewayKoa extends Koa {
-  legacy: (req: IncomingMessage, res: ServerResponse, pathname: string) => boolean = () => false;
-  passThrough: PassThrough | null = null;
+  door: { logger: Logger; trusted: TrustedProxies; legacy: Stage; passThrough: PassThrough } | null = null;
 
   override callback(): ReturnType<Koa['callback']> {
     const koa = super.callback();
+    if (this.door === null) return koa;
     // The gateway listens on HTTP/1.1 only (listen.ts): its requests are IncomingMessages.
+    const door = gatewayDoor({ ...this.door, koa });
     return (req, res) => {
-      const incoming = req as IncomingMessage;
-      const response = res as ServerResponse;
-      const url = incoming.url ?? '/';
-      const q = url.indexOf('?');
-      const pathname = q === -1 ? url : url.slice(0, q);
-      if (this.legacy(incoming, response, pathname)) return Promise.resolve();
-      if (this.passThrough === null || pathname.startsWith(OWN) || isOwnPath(pathname)) return koa(req, res);
-      for (const [from, to] of ALIASES) {
-        if (pathname.startsWith(from)) incoming.url = `${to}${url.slice(from.length)}`;
-      }
-      this.passThrough.handle(incoming, response, pathname);
+      door(req as IncomingMessage, res as ServerResponse);
       return Promise.resolve();
     };
   }
@@ -107,9 +93,9 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null, ...(deps.auditSink ? { sink: deps.auditSink } : {}) });
   const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar) }) : null;
   const trusted = trustedProxies(deps.config.http.trustedProxies);
-  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: deps.config.http.bodyLimitBytes, trusted }, deps.logger, metrics);
+  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: deps.config.http.bodyLimitBytes }, metrics);
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
-  app.legacy = legacyHandler({
+  const legacy = legacyStage({
     entries,
     calendar,
     release: deps.config.platform.release,
@@ -118,13 +104,11 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     audit,
     hatches,
     searchMaxLimit: deps.config.search.maxLimit,
-    logger: deps.logger,
     bodyLimit: deps.config.http.bodyLimit,
-    trusted,
     observe: legacyObserver(metrics, deps.tap ?? null),
   });
   app.use(forwardedRequest(trusted));
-  app.use(requestContext(deps.logger));
+  app.use(fromFrontDoor(deps.logger));
   if (metrics || deps.tap) app.use(observeAnswers('gateway', ownRouteOf, metrics?.request ?? null, deps.tap ?? null));
   app.use(errorHandler(deps.logger));
   app.use(async (ctx, next) => {
@@ -141,10 +125,9 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   // Any other `/gateway/...` path is the core's to answer (a 404 in its shape), as every path the gateway does not serve is.
   app.use((ctx) => {
     ctx.respond = false;
-    ctx.req.headers['x-request-id'] = (ctx.state as RequestState).requestId;
-    proxy.handle(ctx.req, ctx.res, ctx.path);
+    proxy.handle(exchangeOf(ctx.req, ctx.res, deps.logger, trusted));
   });
-  app.passThrough = proxy;
+  app.door = { logger: deps.logger, trusted, legacy, passThrough: proxy };
   return {
     app,
     entries,

@@ -3,13 +3,15 @@
  * one keep-alive pool, with the legacy caller's own credentials, so the core
  * decides what the caller may do exactly as for a direct call. On node:http:
  * a rewritten call is only JSON in and out, and got's per-request machinery
- * cost more than the rest of the rewrite (BENCHMARKS.md).
+ * cost more than the rest of the rewrite (BENCHMARKS.md). A core that cannot
+ * be reached, or does not answer in time, fails the call as UPSTREAM_FAILED
+ * or UPSTREAM_TIMEOUT with the legacy status, 500.
  */
 import { Agent, request } from 'node:http';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { coreRequestOptions } from './request-options.ts';
+import { AppError } from '../../kernel/index.ts';
 import type { CallCore, CoreAnswer } from './mapping/run.ts';
-import { LegacyFailure } from './mapping/run.ts';
 
 export interface Credentials {
   readonly authorization?: string;
@@ -56,6 +58,11 @@ export function bearerOf(token: string): string {
 
 const UNREAD = Symbol('unread');
 
+/** The core's X-Error-Code, read only on an error answer: a success leaves the reply's field unset. */
+function errorCodeOf(status: number | undefined, header: string | string[] | undefined): string | undefined {
+  return status !== undefined && status >= 400 && typeof header === 'string' ? header : undefined;
+}
+
 /**
  * The core's answer. Its body is parsed only when something reads it: an
  * answer copied out of the JSON as bytes (mapping/pluck.ts) never is.
@@ -64,7 +71,7 @@ class Reply implements CoreAnswer {
   private parsed: unknown = UNREAD;
   readonly json: Buffer | undefined;
 
-  constructor(readonly status: number, private readonly bytes: Buffer, contentType: string | undefined, readonly warning?: string, readonly retryAfter?: string) {
+  constructor(readonly status: number, private readonly bytes: Buffer, contentType: string | undefined, readonly warning?: string, readonly retryAfter?: string, readonly code?: string) {
     this.json = contentType !== undefined && contentType.startsWith('application/json') ? bytes : undefined;
   }
 
@@ -102,11 +109,11 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
           const req = request(coreRequestOptions(target, call.method, call.path + queryString(call.query), headers, agent), (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'], res.headers['warning'], res.headers['retry-after'])));
-            res.on('error', () => reject(new LegacyFailure('The core service closed the connection')));
+            res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'], res.headers['warning'], res.headers['retry-after'], errorCodeOf(res.statusCode, res.headers['x-error-code']))));
+            res.on('error', () => reject(new AppError(500, 'UPSTREAM_FAILED', 'The core service closed the connection')));
           });
-          req.on('timeout', () => req.destroy(new LegacyFailure('The core service did not answer in time')));
-          req.on('error', (err) => reject(err instanceof LegacyFailure ? err : new LegacyFailure('The core service is not reachable; try again shortly')));
+          req.on('timeout', () => req.destroy(new AppError(500, 'UPSTREAM_TIMEOUT', 'The core service did not answer in time')));
+          req.on('error', (err) => reject(err instanceof AppError ? err : new AppError(500, 'UPSTREAM_FAILED', 'The core service is not reachable; try again shortly')));
           req.end(payload ?? undefined);
         });
     },

@@ -5,25 +5,26 @@
  * Hop-by-hop headers are dropped in both directions and X-Forwarded-* set. A
  * body over the limit is refused (413) without being buffered. When the core
  * cannot be reached the caller gets a quick 502, when it is too slow a 504,
- * both in the surface's own shape.
+ * both in the surface's own shape (kernel/http/raw-answer.ts). It is the front
+ * door's last stage (front-door/door.ts), which gave the request its id, its
+ * access-log line and the headers every answer carries.
  *
  * Written on node:http rather than http-proxy: measured on this machine the
  * library cost 43% of a bare pass-through's throughput (BENCHMARKS.md), and
  * the few things it did for us fit in this file.
  */
 import { Agent, request } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { coreRequestOptions } from './request-options.ts';
-import { AppError, forwardedOf, renderError, requestIdOf, secondsSince } from '../../kernel/index.ts';
-import type { Forwarded, Logger, ObserveRequest, Surface, TrustedProxies } from '../../kernel/index.ts';
+import { AppError, secondsSince, writeError } from '../../kernel/index.ts';
+import type { Forwarded, ObserveRequest, Surface } from '../../kernel/index.ts';
+import type { Exchange } from './front-door/chain.ts';
 
 export interface ProxyOptions {
   readonly target: string;
   readonly timeoutMs: number;
   /** Largest request body passed through, in bytes. */
   readonly bodyLimitBytes: number;
-  /** Peers whose X-Forwarded-* the gateway believes (`http.trustedProxies`). */
-  readonly trusted: TrustedProxies;
 }
 
 /** What the gateway appends to a request for the core, the standard way: its peer at the end of X-Forwarded-For. */
@@ -61,7 +62,7 @@ export interface PassThroughObserver {
 
 export interface PassThrough {
   /** Passes the request to the core and streams the answer back. */
-  handle(req: IncomingMessage, res: ServerResponse, pathname: string): void;
+  handle(x: Exchange): void;
   close(): void;
 }
 
@@ -69,38 +70,22 @@ export interface PassThrough {
  * Served on node:http in front of the gateway's Koa app, as legacy calls are:
  * through Koa's context and middleware the pass-through spent about a tenth
  * more CPU and its p99 at 1,500 req/s was 3 ms above a bare proxy's; outside
- * it, none (BENCHMARKS.md).
- * It keeps what Koa gave it: the caller's `X-Request-Id` (or a new one) on
- * the call and the answer, the access-log line, errors in the surface's shape.
+ * it, none (BENCHMARKS.md). The request's id goes to the core with the call.
  */
-export function passThrough(options: ProxyOptions, logger: Logger, observer: PassThroughObserver | null = null): PassThrough {
+export function passThrough(options: ProxyOptions, observer: PassThroughObserver | null = null): PassThrough {
   const target = new URL(options.target);
   const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1000 });
-  const accessLog = logger.isLevelEnabled('http');
 
-  function handle(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+  function handle(x: Exchange): void {
+    const { req, res, pathname, requestId } = x;
     const surface = surfaceOf(pathname);
-    const requestId = requestIdOf(req.headers['x-request-id']);
-    const address = req.socket.remoteAddress ?? '';
-    const forwarded = forwardedOf(address, Boolean((req.socket as { encrypted?: boolean }).encrypted), req.headers, options.trusted);
-    let child: Logger | null = null;
-    const log = (): Logger => (child ??= logger.child({ requestId }));
-    if (accessLog) {
-      const started = process.hrtime.bigint();
-      res.once('finish', () => log().http('request', { method: req.method, path: pathname, status: res.statusCode, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100, client: forwarded.client }));
-    }
+    const address = x.peer();
+    const forwarded = x.forwarded();
     if (observer) {
       const started = process.hrtime.bigint();
       res.once('finish', () => observer.request(req.method, 'passthrough', res.statusCode, secondsSince(started)));
     }
-    const answerError = (appError: AppError): void => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      res.writeHead(appError.status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Error-Code': appError.code, 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify(renderError(surface, appError)));
-    };
+    const answerError = (appError: AppError): void => writeError(res, surface, appError, req.method);
     if (Number(req.headers['content-length'] || 0) > options.bodyLimitBytes) {
       answerError(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`));
       return;
@@ -117,13 +102,12 @@ export function passThrough(options: ProxyOptions, logger: Logger, observer: Pas
       settled = true;
       if (observer && appError.status !== 413) observer.upstreamError(appError.status === 504 ? 'timeout' : res.headersSent ? 'closed' : 'unreachable');
       upstream.destroy();
-      log().warn('pass-through failed', { error: upstreamError?.message ?? appError.message, status: appError.status });
+      x.log().warn('pass-through failed', { error: upstreamError?.message ?? appError.message, status: appError.status });
       answerError(appError);
     };
     const upstream = request(coreRequestOptions(target, req.method ?? 'GET', req.url ?? '/', headers, agent), (answer) => {
       const responseHeaders = { ...answer.headers };
       stripHopByHop(responseHeaders);
-      if (!Object.hasOwn(responseHeaders, 'x-request-id')) responseHeaders['x-request-id'] = requestId;
       res.writeHead(answer.statusCode ?? 502, responseHeaders);
       answer.pipe(res);
       answer.on('end', () => {

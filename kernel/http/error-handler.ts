@@ -6,8 +6,10 @@
  * clients can branch on it. 5xx internals are logged, never shown.
  */
 import type { Context, Middleware } from 'koa';
-import { AppError, toAppError, TooManyRequestsError } from '../errors.ts';
+import { AppError, ERROR_CODES, toAppError } from '../errors.ts';
+import type { ErrorCode, ErrorDetail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { errorHeaders } from './raw-answer.ts';
 import type { RequestState } from './request-context.ts';
 import type { Surface } from './route.ts';
 
@@ -42,6 +44,46 @@ export function renderError(surface: Surface, err: AppError): unknown {
   return { message: err.message, code: err.code, details: err.details };
 }
 
+/** An error answer as a client of ours reads it back: its code when it named a known one, its message and details. */
+export interface ReadError {
+  readonly code: ErrorCode | null;
+  /** The message with the reasons it does not already state; the answer as JSON when it has no message. */
+  readonly message: string;
+  readonly details: readonly ErrorDetail[];
+}
+
+function knownCode(value: unknown): ErrorCode | null {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value) ? (value as ErrorCode) : null;
+}
+
+function detailsOf(list: unknown): ErrorDetail[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((d: unknown) => {
+    const { parameter, message } = (typeof d === 'object' && d !== null ? d : {}) as { parameter?: unknown; message?: unknown };
+    return { parameter: String(parameter), message: String(message) };
+  });
+}
+
+/**
+ * The inverse of renderError, for the services that call one another: reads
+ * the envelope (`{message, data, metadata: {errors}}`), `{message, code,
+ * details}` and OAuth's `{error, error_description}` alike. The per-parameter
+ * reasons the message does not already state are joined to it, so a refusal
+ * reads the same whichever caller passes it on. `xErrorCode` is the answer's
+ * `X-Error-Code`, which wins over a code in the body.
+ */
+export function readError(status: number, xErrorCode: string | undefined, body: unknown): ReadError {
+  if (body === undefined || body === null || body === '') return { code: knownCode(xErrorCode), message: `The answer had status ${status} and no message`, details: [] };
+  if (typeof body === 'string') return { code: knownCode(xErrorCode), message: body, details: [] };
+  if (typeof body !== 'object') return { code: knownCode(xErrorCode), message: JSON.stringify(body), details: [] };
+  const { message, code, details, metadata, error_description: oauth } = body as { message?: unknown; code?: unknown; details?: unknown; metadata?: { errors?: unknown }; error_description?: unknown };
+  const listed = detailsOf(Array.isArray(details) ? details : metadata?.errors);
+  const said = typeof message === 'string' ? message : typeof oauth === 'string' ? oauth : null;
+  if (said === null) return { code: knownCode(xErrorCode) ?? knownCode(code), message: JSON.stringify(body), details: listed };
+  const unsaid = listed.filter((d) => !said.includes(d.message)).map((d) => `${d.parameter}: ${d.message}`);
+  return { code: knownCode(xErrorCode) ?? knownCode(code), message: unsaid.length > 0 ? `${said} (${unsaid.join('; ')})` : said, details: listed };
+}
+
 /** A body that could not be read is the client's mistake: too large, or not valid JSON. */
 export function bodyError(err: Error): AppError {
   const status = (err as { status?: unknown }).status;
@@ -69,10 +111,8 @@ export function errorHandler(logger: Logger, routeSurfaces?: RouteSurfaces): Mid
       const log = (ctx.state as Partial<RequestState>).logger ?? logger;
       if (!err.expose) log.error('request failed', { code: err.code, error: err.cause instanceof Error ? err.cause.stack : String(err.cause ?? err.message) });
       ctx.status = err.status;
-      ctx.set('X-Error-Code', err.code);
-      if (err instanceof TooManyRequestsError) ctx.set('Retry-After', String(err.retryAfter));
-      if (err.status === 401) ctx.set('WWW-Authenticate', 'Bearer, Basic realm="iap"');
-      ctx.set('Cache-Control', 'no-store');
+      // The same headers as an error written outside Koa (raw-answer.ts).
+      for (const [name, value] of Object.entries(errorHeaders(err))) ctx.set(name, String(value));
       ctx.body = renderError(surfaceOf(ctx, routeSurfaces), err);
     }
   };

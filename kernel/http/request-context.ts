@@ -3,7 +3,9 @@
  * a new one), a child logger carrying it, and one access-log line when done.
  * The query string is never logged: it may carry a token. The child logger is
  * made only when something logs: at the default level most requests log
- * nothing, and making one per request cost measurable throughput.
+ * nothing, and making one per request cost measurable throughput. The core's
+ * Koa app uses it; the gateway does the same in its front door's stages
+ * (gateway/src/front-door/), in front of its Koa app as of every other answer.
  */
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';

@@ -1,11 +1,12 @@
-/** Headers every answer carries: no sniffing, no framing, no referrer leaks. */
+/** The Koa middleware that puts the headers every answer carries (raw-answer.ts) on the answers Koa writes. */
 import type { Middleware } from 'koa';
+import { SECURITY_HEADERS } from './raw-answer.ts';
+
+const SECURITY = Object.entries(SECURITY_HEADERS);
 
 export function securityHeaders(): Middleware {
   return async function securityHeadersMiddleware(ctx, next) {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('X-Frame-Options', 'DENY');
-    ctx.set('Referrer-Policy', 'no-referrer');
+    for (const [name, value] of SECURITY) ctx.set(name, value);
     await next();
   };
 }

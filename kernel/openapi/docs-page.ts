@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { SECURITY_HEADERS } from '../http/raw-answer.ts';
 
 export const DOCS_PATH = '/docs';
 export const OPENAPI_PATH = '/openapi.json';
@@ -14,9 +15,7 @@ export const OPENAPI_PATH = '/openapi.json';
 /** As the audit report's (gateway/src/audit/report-html.ts), opened for the page's own scripts, styles and fetch. */
 export const DOCS_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  ...SECURITY_HEADERS,
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };

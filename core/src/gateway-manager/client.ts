@@ -12,7 +12,7 @@
  */
 import got, { RequestError } from 'got';
 import type { AdapterConfig } from '../../../config/schema.ts';
-import { AppError, isPlainObject } from '../../../kernel/index.ts';
+import { AppError, isPlainObject, readError } from '../../../kernel/index.ts';
 
 export type ActionKind = 'script' | 'playbook' | 'module';
 export const ACTION_KINDS: readonly ActionKind[] = ['script', 'playbook', 'module'];
@@ -37,9 +37,9 @@ export class GatewayError extends AppError {
   }
 }
 
-function messageOf(body: unknown): string {
-  if (isPlainObject(body) && typeof body['message'] === 'string') return `: ${body['message'].slice(0, 200)}`;
-  return '';
+/** What an error answer of the adapter said, read as our own services' are (kernel readError); a page of text (a proxy's HTML) is not repeated. */
+function messageOf(answer: { readonly status: number; readonly body: unknown }): string {
+  return isPlainObject(answer.body) ? `: ${readError(answer.status, undefined, answer.body).message.slice(0, 200)}` : '';
 }
 
 /** The adapter's base URL with `/api/v2.0` once, whether or not the operator wrote it. */
@@ -90,7 +90,7 @@ export class GatewayClient {
     for (let page = 0, offset = 0; page < MAX_PAGES; page += 1) {
       const path = `/${kind}s?offset=${offset}&limit=${PAGE}`;
       const answer = await this.authorized('GET', path, undefined, signal);
-      if (answer.status !== 200) throw new GatewayError(502, `The ${this.where} answered ${answer.status} to GET /${kind}s${messageOf(answer.body)}`);
+      if (answer.status !== 200) throw new GatewayError(502, `The ${this.where} answered ${answer.status} to GET /${kind}s${messageOf(answer)}`);
       let parsed: ReturnType<typeof actionsOf>;
       try {
         parsed = actionsOf(kind, answer.body);
@@ -109,7 +109,7 @@ export class GatewayClient {
     const path = `/${kind}s/${encodeURIComponent(name)}/execute`;
     const answer = await this.authorized('POST', path, body, signal);
     if (answer.status < 200 || answer.status >= 300) {
-      throw new GatewayError(502, `The ${this.where} answered ${answer.status} to running ${kind} ${name}${messageOf(answer.body)}`);
+      throw new GatewayError(502, `The ${this.where} answered ${answer.status} to running ${kind} ${name}${messageOf(answer)}`);
     }
     return answer.body;
   }
@@ -155,13 +155,13 @@ export class GatewayClient {
     if (answer.status === 401 || answer.status === 403) throw this.refused(answer, 'POST /login');
     const token = isPlainObject(answer.body) ? answer.body['token'] : undefined;
     if (answer.status !== 200 || typeof token !== 'string' || token === '') {
-      throw new GatewayError(502, `The ${this.where} answered ${answer.status} to POST /login without a token${messageOf(answer.body)}`);
+      throw new GatewayError(502, `The ${this.where} answered ${answer.status} to POST /login without a token${messageOf(answer)}`);
     }
     return token;
   }
 
   private refused(answer: Answer, call: string): GatewayError {
-    return new GatewayError(502, `The ${this.where} refused the adapter's credentials (${answer.status} to ${call})${messageOf(answer.body)}`);
+    return new GatewayError(502, `The ${this.where} refused the adapter's credentials (${answer.status} to ${call})${messageOf(answer)}`);
   }
 
   private async send(method: 'GET' | 'POST', path: string, body: unknown, token: string | null, signal: AbortSignal | undefined): Promise<Answer> {

@@ -8,6 +8,7 @@
  * within those seconds reaches nothing but the entry's own messages.
  */
 import { createHash } from 'node:crypto';
+import { readError } from '../../../kernel/index.ts';
 import type { Credentials } from '../core-client.ts';
 import type { CallCore } from '../mapping/run.ts';
 
@@ -61,7 +62,7 @@ export class CallerChecks {
     try {
       const answer = await callCore({ method: 'GET', path: '/whoami', query: {}, body: undefined });
       if (answer.status === 200) check = { kind: 'known', name: String((answer.body as { username?: unknown }).username ?? '') || null };
-      else if (answer.status === 401) check = { kind: 'refused', message: messageOf(answer.body) };
+      else if (answer.status === 401) check = { kind: 'refused', message: readError(401, answer.code, answer.body).message };
       else check = { kind: 'unknown' };
     } catch {
       check = { kind: 'unknown' };
@@ -85,9 +86,4 @@ function rawOf(credentials: Credentials): string | undefined {
 
 function hashOf(raw: string): string {
   return createHash('sha256').update(raw).digest('hex');
-}
-
-function messageOf(body: unknown): string {
-  const message = body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined;
-  return typeof message === 'string' ? message : REQUIRED;
 }

@@ -5,6 +5,7 @@
  * as a file, and under a Content-Security-Policy that allows nothing else.
  * Every text that came from the audit is escaped.
  */
+import { SECURITY_HEADERS } from '../../../kernel/index.ts';
 import { escapeHtml as e, renderChart } from './report-chart.ts';
 import type { Report, ReportRow, RowStatus } from './report.ts';
 import { summarize } from './report.ts';
@@ -14,9 +15,7 @@ import { historyText, plural, rangeText, shortTime } from './report-text.ts';
 export const HTML_HEADERS: Readonly<Record<string, string>> = {
   // default-src does not cover base-uri, form-action or frame-ancestors: each is closed by name.
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  ...SECURITY_HEADERS,
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };

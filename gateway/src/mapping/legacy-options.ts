@@ -6,11 +6,11 @@
  * its absolute value) and `fields` as an inclusive or exclusive projection.
  * A request MongoDB itself would refuse is refused with MongoDB's reason.
  * A `sort` or `fields` path through `__proto__`, `constructor` or
- * `prototype` is refused naming the path (docs/security.md): a projection
+ * `prototype` is refused with 400 naming the path (docs/security.md): a projection
  * built from such a path once wrote into `Object.prototype` (issue 26).
  */
 import { LegacyFailure } from './run.ts';
-import { isPlainObject, prototypeSegment, setOwn } from '../../../kernel/index.ts';
+import { BadRequestError, isPlainObject, prototypeSegment, setOwn } from '../../../kernel/index.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -31,12 +31,14 @@ function direction(field: string, value: unknown): Direction {
 }
 
 /**
- * Refuses a caller's path that would lead to a prototype instead of to data,
- * in the legacy error form (docs/decisions.md D18) like every other refusal here.
+ * Refuses a caller's path that would lead to a prototype instead of to data:
+ * a legacy string like every other refusal here, but 400 BAD_REQUEST, not the
+ * legacy 500 (docs/errors.md): the platform never answered such a path, so no
+ * client depends on its status, and the caller is told the mistake is theirs.
  */
 export function refusePrototypePath(option: 'fields' | 'sort', path: string): string {
   const segment = prototypeSegment(path);
-  if (segment !== null) throw new LegacyFailure(`${option}: ${JSON.stringify(path)} is not a field path this search can take (${JSON.stringify(segment)} names a prototype, not a field)`);
+  if (segment !== null) throw new BadRequestError(`${option}: ${JSON.stringify(path)} is not a field path this search can take (${JSON.stringify(segment)} names a prototype, not a field)`);
   return path;
 }
 

@@ -11,7 +11,7 @@ import { jobs, tasks } from '../../../kernel/index.ts';
 import type { DocType } from '../../../kernel/index.ts';
 import { project, readLimit, readProjection, readSkip, readSort, singleSort } from './legacy-options.ts';
 import type { MongoProjection } from './legacy-options.ts';
-import { LegacyFailure } from './run.ts';
+import { legacyError, LegacyFailure } from './run.ts';
 import type { HatchApi } from './run.ts';
 import { translateQuery, UntranslatableQuery } from './translate.ts';
 
@@ -81,18 +81,6 @@ interface Page {
   readonly metadata?: { readonly total?: unknown };
 }
 
-function messageOf(body: unknown): string {
-  if (typeof body === 'string') return body;
-  if (typeof body === 'object' && body !== null) {
-    const { message, metadata } = body as { message?: unknown; metadata?: { errors?: Array<{ parameter?: unknown; message?: unknown }> } };
-    const reasons = Array.isArray(metadata?.errors) ? metadata.errors.map((e) => `${String(e.parameter)}: ${String(e.message)}`) : [];
-    // The core's message often names its reasons already.
-    const unsaid = reasons.filter((r) => typeof message === 'string' && !message.includes(r.split(': ').slice(1).join(': ')));
-    if (typeof message === 'string') return unsaid.length > 0 ? `${message} (${unsaid.join('; ')})` : message;
-  }
-  return JSON.stringify(body);
-}
-
 /**
  * Runs a legacy search: the whole answer the legacy platform gave, read in
  * pages of at most the core's largest page. Pages are separate reads, so a
@@ -116,7 +104,7 @@ export async function legacySearch(api: HatchApi, search: LegacySearch): Promise
   for (let at = skip; ; ) {
     const want = limit === null ? api.maxLimit : Math.min(api.maxLimit, limit - docs.length);
     const answer = await api.call({ method: 'GET', path: `/operations-manager/${search.type}`, query: { ...base, skip: String(at), limit: String(want) }, body: undefined });
-    if (answer.status < 200 || answer.status > 299) throw new LegacyFailure(messageOf(answer.body), answer.status);
+    if (answer.status < 200 || answer.status > 299) throw legacyError(answer);
     const page = (typeof answer.body === 'object' && answer.body !== null ? answer.body : {}) as Page;
     const data = Array.isArray(page.data) ? page.data : [];
     total = Number(page.metadata?.total ?? 0);

@@ -5,13 +5,17 @@
  * or `unavailable`. Everything else an entry does, moving fields, wrapping a
  * value in a list, building query strings, unwrapping the envelope, the
  * results wrapper, a boolean answer, is said by its templates.
+ *
+ * What fails is an AppError: `LegacyFailure` (LEGACY_FAILED) when the
+ * gateway cannot carry the call out, and `legacyError` for a refusal of the
+ * core, the same for steps and hatches (docs/errors.md, "Legacy errors").
  */
 import { pluck, RawJson } from './pluck.ts';
 import { fill, fillPath, lastPath, MissingPathValue } from './template.ts';
 import type { Scope } from './template.ts';
 import { translateQuery, UntranslatableQuery } from './translate.ts';
 import type { Entry, Method, Step } from './types.ts';
-import { setOwn } from '../../../kernel/index.ts';
+import { AppError, readError, setOwn, TooManyRequestsError } from '../../../kernel/index.ts';
 
 export interface CoreCall {
   readonly method: Method;
@@ -29,25 +33,42 @@ export interface CoreAnswer {
   readonly warning?: string;
   /** The core's `Retry-After` header (a 429 lockout), passed on with the legacy 429. */
   readonly retryAfter?: string;
+  /** The core's `X-Error-Code` on an error answer. */
+  readonly code?: string;
 }
 
 /** Sends a call to the core with the legacy caller's own credentials. */
 export type CallCore = (call: CoreCall) => Promise<CoreAnswer>;
 
-/** A legacy operation that failed: legacy clients get its message as a plain string with status 500. */
-export class LegacyFailure extends Error {
-  constructor(message: string, readonly coreStatus: number | null = null, readonly retryAfter: string | null = null) {
-    super(message);
+/** The gateway cannot carry a legacy operation out (the message names the part): a JSON string with status 500. */
+export class LegacyFailure extends AppError {
+  constructor(message: string) {
+    super('LEGACY_FAILED', message);
   }
 }
 
 /**
- * The core refused the caller for too many failed logins (429): the legacy call stops there, whichever
- * step or hatch made the call, and answers 429 with the core's Retry-After (docs/auth.md).
+ * A refusal of the core as the legacy error, for `call` steps, legacy
+ * searches and hatches alike: the core's own code (UPSTREAM_FAILED when it
+ * named none) and message. Legacy errors are 500 (docs/decisions.md D18),
+ * except missing credentials and roles, which stay 401 and 403, and a
+ * lockout, which stays 429 with the core's Retry-After so a client waits
+ * rather than retries (docs/auth.md).
  */
-export function throttled(answer: CoreAnswer): LegacyFailure | null {
-  if (answer.status !== 429) return null;
-  return new LegacyFailure(messageOf(answer.body), 429, answer.retryAfter ?? null);
+export function legacyError(answer: CoreAnswer): AppError {
+  const { code, message, details } = readError(answer.status, answer.code, answer.body);
+  if (answer.status === 429) {
+    const seconds = Number(answer.retryAfter);
+    return answer.retryAfter !== undefined && Number.isSafeInteger(seconds) && seconds >= 0 ? new TooManyRequestsError(message, seconds) : new AppError('TOO_MANY_REQUESTS', message);
+  }
+  if (answer.status === 401) return new AppError(401, code ?? 'UNAUTHENTICATED', message, details);
+  if (answer.status === 403) return new AppError(403, code ?? 'FORBIDDEN', message, details);
+  return new AppError(500, code ?? 'UPSTREAM_FAILED', message, details);
+}
+
+/** The core refused the caller for too many failed logins: the legacy call stops there, whichever step or hatch asked. */
+export function throttled(answer: CoreAnswer): AppError | null {
+  return answer.status === 429 ? legacyError(answer) : null;
 }
 
 export interface HatchApi {
@@ -78,17 +99,6 @@ export interface LegacyRequest {
   readonly params: Record<string, string>;
   readonly query: Record<string, string>;
   readonly body: unknown;
-}
-
-/** The core's message, with its per-parameter reasons when it gave some (bulk refusals, validation). */
-function messageOf(body: unknown): string {
-  if (typeof body === 'string') return body;
-  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
-    const { message, metadata } = body as { message: string; metadata?: { errors?: Array<{ parameter?: unknown; message?: unknown }> } };
-    const reasons = Array.isArray(metadata?.errors) ? metadata.errors.map((e) => `${String(e.parameter)}: ${String(e.message)}`) : [];
-    return reasons.length > 0 && !reasons.every((r) => message.includes(r.split(': ').slice(1).join(': '))) ? `${message} (${reasons.join('; ')})` : message;
-  }
-  return JSON.stringify(body);
 }
 
 /** The query of a core call; keys that come from the caller's data are set as own keys, never through a prototype. */
@@ -126,7 +136,7 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
       }
       const answer = await callCore({ method: step.call.method, path, query: asQuery(fill(step.call.query, scope)), body: fill(step.call.body, scope) });
       if ((answer.status < 200 || answer.status > 299) && !(step.call.accept ?? []).includes(answer.status)) {
-        throw new LegacyFailure(messageOf(answer.body), answer.status);
+        throw legacyError(answer);
       }
       const copied = copiedAnswer(entry.steps[i + 1], answer);
       if (copied) return copied;

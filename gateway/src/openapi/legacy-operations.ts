@@ -9,12 +9,15 @@ import type { OpenApiOperation, OpenApiResponse, Paths } from '../../../kernel/i
 import type { Entry, Route } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 
+/** Every legacy error answer's status; `X-Error-Code` names the code (docs/errors.md, "Legacy operations"). */
 const LEGACY_ERRORS: Readonly<Record<number, string>> = {
+  400: 'A fields or sort path through __proto__, constructor or prototype (BAD_REQUEST), naming the path, as a JSON string',
   401: 'Missing or invalid credentials, in the legacy form: a JSON string',
   403: 'No role of the caller allows the operation its call becomes',
   410: 'Removed at the configured platform release (or inside a brownout window); the string names the replacement',
   413: 'The body is larger than http.bodyLimit',
-  500: 'The legacy error form: a JSON string naming what went wrong',
+  429: 'Locked out for failed logins; Retry-After says for how many seconds',
+  500: 'The legacy error form: a JSON string naming what went wrong; X-Error-Code says whether the gateway could not rewrite the call (LEGACY_FAILED), the core refused it (the core\'s code) or could not be reached (UPSTREAM_FAILED, UPSTREAM_TIMEOUT)',
 };
 
 /** The statuses an entry answers on success: 200, or what its `answer` steps declare. */
@@ -27,7 +30,11 @@ function successStatuses(entry: Entry): number[] {
 export function legacyErrorResponses(): Record<string, OpenApiResponse> {
   const out: Record<string, OpenApiResponse> = {};
   for (const [status, description] of Object.entries(LEGACY_ERRORS)) {
-    out[`Legacy${status}`] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } } };
+    out[`Legacy${status}`] = {
+      description,
+      headers: { 'X-Error-Code': { description: 'The stable error code (docs/errors.md)', schema: { $ref: '#/components/schemas/ErrorCode' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } },
+    };
   }
   return out;
 }

@@ -7,12 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { project, readProjection, readSort } from '../../../gateway/src/mapping/legacy-options.ts';
-import { LegacyFailure } from '../../../gateway/src/mapping/run.ts';
+import { AppError } from '../../../kernel/errors.ts';
 
 const KEYS = ['__proto__', 'constructor', 'prototype'];
 
 function refused(fn: () => unknown, path: string): void {
-  assert.throws(fn, (err: unknown) => err instanceof LegacyFailure && err.message.includes(JSON.stringify(path)) && /prototype/.test(err.message));
+  assert.throws(fn, (err: unknown) => err instanceof AppError && err.status === 400 && err.code === 'BAD_REQUEST' && err.message.includes(JSON.stringify(path)) && /prototype/.test(err.message));
 }
 
 test('a fields path through a prototype name is refused naming the path, included or excluded', () => {

@@ -1,9 +1,9 @@
 /**
  * What the platform-core escape hatches share: reading the arguments their
  * entries give them, and calling the authorization API so that a refusal
- * of the core becomes the legacy failure with the core's own message.
+ * of the core becomes the legacy error (run.ts, `legacyError`), as a `call` step's does.
  */
-import { LegacyFailure } from '../../run.ts';
+import { legacyError, LegacyFailure } from '../../run.ts';
 import type { CallCore, CoreCall, HatchApi } from '../../run.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
@@ -34,16 +34,10 @@ export function pathOf(kind: Kind, id?: string): string {
   return id === undefined ? `/authorization/${kind}` : `/authorization/${kind}/${encodeURIComponent(id)}`;
 }
 
-function messageOf(body: unknown): string {
-  if (typeof body === 'string') return body;
-  if (isPlainObject(body) && typeof body['message'] === 'string') return body['message'];
-  return JSON.stringify(body);
-}
-
 /** Calls the core and answers its body; any status outside 2xx (or `accept`) fails the legacy call. */
 export async function send(call: CallCore, request: Partial<CoreCall> & Pick<CoreCall, 'method' | 'path'>, accept: readonly number[] = []): Promise<{ status: number; body: unknown }> {
   const answer = await call({ query: {}, body: undefined, ...request });
-  if ((answer.status < 200 || answer.status > 299) && !accept.includes(answer.status)) throw new LegacyFailure(messageOf(answer.body), answer.status);
+  if ((answer.status < 200 || answer.status > 299) && !accept.includes(answer.status)) throw legacyError(answer);
   return answer;
 }
 

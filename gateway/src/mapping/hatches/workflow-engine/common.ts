@@ -3,7 +3,7 @@
  * calls that fail the legacy way. The legacy list options are read in
  * ../legacy-options.ts.
  */
-import { LegacyFailure } from '../../run.ts';
+import { legacyError } from '../../run.ts';
 import type { CoreCall, HatchApi } from '../../run.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
@@ -13,15 +13,9 @@ export interface Envelope {
   readonly metadata?: { readonly skip?: unknown; readonly limit?: unknown; readonly total?: unknown };
 }
 
-function messageOf(body: unknown): string {
-  if (typeof body === 'string') return body;
-  if (isPlainObject(body) && typeof body['message'] === 'string') return body['message'];
-  return JSON.stringify(body);
-}
-
 /** A core call whose failure becomes the legacy error, as a `call` step's does. */
 export async function callOk(api: HatchApi, call: Omit<CoreCall, 'query' | 'body'> & { query?: Record<string, string>; body?: unknown }): Promise<Envelope> {
   const answer = await api.call({ query: {}, body: undefined, ...call });
-  if (answer.status < 200 || answer.status > 299) throw new LegacyFailure(messageOf(answer.body), answer.status);
+  if (answer.status < 200 || answer.status > 299) throw legacyError(answer);
   return isPlainObject(answer.body) ? (answer.body as Envelope) : {};
 }
