@@ -6,6 +6,7 @@
  */
 import { and, dayOf, fieldOf, jobs as jobsType, lt, readDocs, readManifest, readSliced, tasks as tasksType } from '../../../kernel/index.ts';
 import type { ArchiveFileEntry, DueItem, GroupSpec } from '../../../kernel/index.ts';
+import { TASKS } from '../store/collections.ts';
 
 export const FINISHED_JOB_STATUSES = ['complete', 'canceled'] as const;
 /** The task ids of one batch of jobs are picked in one search; a job with more would be split, so the bound is generous. */
@@ -27,7 +28,7 @@ export const jobsGroup: GroupSpec = {
       items.push({ kind: 'jobs', day, id, json });
     }
     if (dayOfJob.size === 0) return items;
-    const taskIds = await store.collection('tasks').findIds({ kind: 'in', field: fieldOf(tasksType, 'job._id'), values: [...dayOfJob.keys()] }, MAX_TASKS_PER_BATCH);
+    const taskIds = await store.collection(TASKS.name).findIds({ kind: 'in', field: fieldOf(tasksType, 'job._id'), values: [...dayOfJob.keys()] }, MAX_TASKS_PER_BATCH);
     for (const { doc: task, json } of await readSliced(store, 'tasks', taskIds)) {
       const jobId = String((task['job'] as Record<string, unknown>)['_id']);
       items.push({ kind: 'tasks', day: dayOfJob.get(jobId)!, id: String(task['_id']), json });

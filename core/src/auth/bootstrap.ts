@@ -4,8 +4,10 @@
  * role, the first administrator, and the Platform.admin migration.
  */
 import { randomBytes } from 'node:crypto';
-import { DuplicateKeyError, newObjectId } from '../../../kernel/index.ts';
-import type { AnyRoute, Doc, Logger, Store } from '../../../kernel/index.ts';
+import { DuplicateKeyError, newObjectId, repository } from '../../../kernel/index.ts';
+import type { AnyRoute, CollectionDeclaration, Doc, Logger, Store } from '../../../kernel/index.ts';
+import { ACCOUNTS, GROUPS, ROLES } from '../store/collections.ts';
+import type { PlainDoc } from '../store/collections.ts';
 import { accounts as accountType, groups as groupType } from '../store/doc-types.ts';
 import { hashPassword } from './passwords.ts';
 import { builtInRoles, PLATFORM_ADMIN, PLATFORM_ADMIN_REPLACEMENTS } from './roles.ts';
@@ -42,9 +44,9 @@ function withRoles(doc: Doc, ids: readonly string[]): Doc | null {
  * document is as good as ours, and failing the start over it would leave a
  * second core unable to start next to the first.
  */
-async function insertFirst(store: Store, name: string, doc: Doc): Promise<boolean> {
+async function insertFirst(store: Store, collection: CollectionDeclaration<PlainDoc>, doc: PlainDoc): Promise<boolean> {
   try {
-    await store.collection(name).insertOne(doc);
+    await store.collection(collection.name).insertOne(doc);
     return true;
   } catch (err) {
     if (err instanceof DuplicateKeyError) return false;
@@ -53,18 +55,18 @@ async function insertFirst(store: Store, name: string, doc: Doc): Promise<boolea
 }
 
 async function syncRoles(store: Store, routes: readonly AnyRoute[]): Promise<string[]> {
-  const roles = store.collection('roles');
+  const roles = repository(store, ROLES);
   const adminIds: string[] = [];
   for (const role of builtInRoles(routes)) {
-    const doc = { ...role } as Doc;
-    if ((await roles.findById(role._id)) || !(await insertFirst(store, 'roles', doc))) await roles.replaceOne(doc);
+    // Built-in roles are made from the routes at every start: whoever writes last writes the same.
+    await roles.put({ ...role });
     if (role.name === 'admin' && role.provenance !== PLATFORM_ADMIN.provenance) adminIds.push(role._id);
   }
   return adminIds;
 }
 
 async function ensureAdminsGroup(store: Store, adminRoleIds: string[]): Promise<Doc> {
-  const found = await store.collection('groups').search({
+  const found = await repository(store, GROUPS).search({
     where: { kind: 'compare', op: 'eq', field: groupType.fields.get('name')!, value: ADMINS_GROUP },
     sort: [{ field: groupType.fields.get('_id')!, direction: 1 }],
     skip: 0,
@@ -73,7 +75,7 @@ async function ensureAdminsGroup(store: Store, adminRoleIds: string[]): Promise<
   const existing = found.docs[0];
   if (!existing) {
     const now = new Date().toISOString();
-    const group: Doc = {
+    const group: PlainDoc = {
       _id: newObjectId(),
       name: ADMINS_GROUP,
       description: 'Administrators: holds the admin role of every application',
@@ -84,11 +86,11 @@ async function ensureAdminsGroup(store: Store, adminRoleIds: string[]): Promise<
       _meta: { created: now, updated: now },
     };
     // Lost to another core: its group is read and brought up to date as an existing one.
-    return (await insertFirst(store, 'groups', group)) ? group : ensureAdminsGroup(store, adminRoleIds);
+    return (await insertFirst(store, GROUPS, group)) ? group : ensureAdminsGroup(store, adminRoleIds);
   }
   // Additive only: an application added later gives its admin role to the admins.
   const updated = withRoles(existing, adminRoleIds);
-  if (updated) await store.collection('groups').replaceOne(updated);
+  if (updated) await store.collection(GROUPS.name).replaceOne(updated);
   return updated ?? existing;
 }
 
@@ -96,7 +98,7 @@ async function ensureAdmin(deps: BootstrapDeps, group: Doc): Promise<void> {
   if (await deps.auth.findAccount(deps.admin.username)) return;
   const password = deps.admin.password ?? randomBytes(12).toString('base64url');
   const now = new Date().toISOString();
-  const inserted = await insertFirst(deps.store, 'accounts', {
+  const inserted = await insertFirst(deps.store, ACCOUNTS, {
     _id: newObjectId(),
     username: deps.admin.username,
     firstname: 'Administrator',
@@ -121,7 +123,7 @@ async function ensureAdmin(deps: BootstrapDeps, group: Doc): Promise<void> {
 async function migratePlatformAdmin(store: Store, logger: Logger): Promise<void> {
   const platformAdmin = roleId(PLATFORM_ADMIN.provenance, PLATFORM_ADMIN.name);
   const replacements = PLATFORM_ADMIN_REPLACEMENTS.map((p) => roleId(p, 'admin'));
-  for (const name of ['accounts', 'groups'] as const) {
+  for (const name of [ACCOUNTS.name, GROUPS.name] as const) {
     const collection = store.collection(name);
     let skip = 0;
     for (;;) {

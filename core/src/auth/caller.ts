@@ -5,6 +5,7 @@
  */
 import type { Doc, Store } from '../../../kernel/index.ts';
 import type { RoleDoc } from './roles.ts';
+import { ACCOUNTS, GROUPS, ROLES, SERVICE_ACCOUNTS } from '../store/collections.ts';
 import type { Caller } from '../../../kernel/index.ts';
 
 /** The caller's shape is the kernel's (route records carry it); this module decides who it is. */
@@ -31,7 +32,7 @@ function ids(list: unknown, key: string): string[] {
 }
 
 export async function loadCaller(store: Store, principal: Caller['principal'], id: string, sessionId: string | null): Promise<Caller | null> {
-  const account = await store.collection(principal === 'account' ? 'accounts' : 'service_accounts').findById(id);
+  const account = await store.collection((principal === 'account' ? ACCOUNTS : SERVICE_ACCOUNTS).name).findById(id);
   if (!account || account['inactive'] === true) return null;
 
   const groups: Doc[] = [];
@@ -40,13 +41,13 @@ export async function loadCaller(store: Store, principal: Caller['principal'], i
   while (frontier.length > 0) {
     const fresh = frontier.filter((g) => !seen.has(g));
     fresh.forEach((g) => seen.add(g));
-    const found = (await store.collection('groups').findByIds(fresh)).filter((g) => g['inactive'] !== true);
+    const found = (await store.collection(GROUPS.name).findByIds(fresh)).filter((g) => g['inactive'] !== true);
     groups.push(...found);
     frontier = found.flatMap((g) => ids(g['memberOf'], 'groupId'));
   }
 
   const roleIds = new Set([...ids(account['assignedRoles'], 'roleId'), ...groups.flatMap((g) => ids(g['assignedRoles'], 'roleId'))]);
-  const roles = (await store.collection('roles').findByIds([...roleIds])) as unknown as RoleDoc[];
+  const roles = (await store.collection(ROLES.name).findByIds([...roleIds])) as unknown as RoleDoc[];
   const methods = new Set<string>();
   const adminOf = new Set<string>();
   const views = new Map<string, { provenance: string; path: string }>();

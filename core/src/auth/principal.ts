@@ -6,6 +6,7 @@
  * work already queued (docs/auth.md, "Whose authority background work uses").
  */
 import type { Doc, Store } from '../../../kernel/index.ts';
+import { ACCOUNTS, SERVICE_ACCOUNTS } from '../store/collections.ts';
 import { accounts as accountType } from '../store/doc-types.ts';
 import { loadCaller } from './caller.ts';
 import type { Caller } from './caller.ts';
@@ -40,11 +41,11 @@ export function principalLoader(store: Store): LoadPrincipal {
  */
 export async function principalNamed(store: Store, idOrUsername: string): Promise<NamedPrincipal | null> {
   const named = (kind: PrincipalKind, doc: Doc): NamedPrincipal => ({ kind, id: String(doc['_id']), username: String(doc['username'] ?? doc['name'] ?? doc['_id']) });
-  const account = await store.collection('accounts').findById(idOrUsername);
+  const account = await store.collection(ACCOUNTS.name).findById(idOrUsername);
   if (account) return named('account', account);
-  const service = await store.collection('service_accounts').findById(idOrUsername);
+  const service = await store.collection(SERVICE_ACCOUNTS.name).findById(idOrUsername);
   if (service) return named('service', service);
   const field = accountType.fields.get('username')!;
-  const page = await store.collection('accounts').search({ where: { kind: 'compare', op: 'eq', field, value: idOrUsername }, sort: [{ field: accountType.fields.get('_id')!, direction: 1 }], skip: 0, limit: 1 });
+  const page = await store.collection(ACCOUNTS.name).search({ where: { kind: 'compare', op: 'eq', field, value: idOrUsername }, sort: [{ field: accountType.fields.get('_id')!, direction: 1 }], skip: 0, limit: 1 });
   return page.docs[0] ? named('account', page.docs[0]) : null;
 }

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { TooManyRequestsError, UnauthenticatedError } from '../../../kernel/index.ts';
 import type { Doc, Logger, Store } from '../../../kernel/index.ts';
+import { ACCOUNTS, SERVICE_ACCOUNTS } from '../store/collections.ts';
 import { accounts as accountType } from '../store/doc-types.ts';
 import { loadCaller } from './caller.ts';
 import type { Caller } from './caller.ts';
@@ -60,7 +61,7 @@ export class AuthService {
 
   async findAccount(username: string): Promise<Doc | null> {
     const field = accountType.fields.get('username')!;
-    const found = await this.store.collection('accounts').search({
+    const found = await this.store.collection(ACCOUNTS.name).search({
       where: { kind: 'compare', op: 'eq', field, value: username },
       sort: [{ field: accountType.fields.get('_id')!, direction: 1 }],
       skip: 0,
@@ -87,7 +88,7 @@ export class AuthService {
   async login(username: string, password: string, address: string): Promise<string> {
     const account = await this.checkPassword(username, password, address);
     const { token } = await this.sessions.start(account['_id'] as string, 'account', 'login');
-    await this.store.collection('accounts').replaceOne({ ...account, loggedIn: true, lastLogin: new Date(this.now()).toISOString() });
+    await this.store.collection(ACCOUNTS.name).replaceOne({ ...account, loggedIn: true, lastLogin: new Date(this.now()).toISOString() });
     this.logger.info('login', { username: account['username'], accountId: account['_id'] });
     return token;
   }
@@ -95,7 +96,7 @@ export class AuthService {
   async clientToken(clientId: string, secret: string, address: string): Promise<{ access_token: string; token_type: 'bearer'; expires_in: number }> {
     const wait = await this.limiter.retryAfter(`client:${clientId}`, address);
     if (wait > 0) throw new TooManyRequestsError(`Too many failed attempts; try again in ${wait} seconds`, wait);
-    const client = await this.store.collection('service_accounts').findById(clientId);
+    const client = await this.store.collection(SERVICE_ACCOUNTS.name).findById(clientId);
     const ok = await verifyPassword(secret, client?.['secretHash'] as string | undefined);
     if (!client || !ok || client['inactive'] === true) {
       await this.limiter.recordFailure(`client:${clientId}`, address);
@@ -129,7 +130,7 @@ export class AuthService {
     if (!cached || now - cached.verifiedAt >= BASIC_TTL_MS) return null;
     if (now - cached.at < STALE_AFTER_MS) return cached.id;
     // The password may have been changed through another core: one read by id says.
-    const account = await this.store.collection('accounts').findById(cached.id);
+    const account = await this.store.collection(ACCOUNTS.name).findById(cached.id);
     if (!account || account['inactive'] === true || account['passwordHash'] !== cached.passwordHash) {
       this.basic.delete(key);
       return null;
@@ -150,8 +151,8 @@ export class AuthService {
     if (!caller.sessionId) return;
     await this.sessions.end(caller.sessionId);
     if (caller.principal === 'account') {
-      const account = await this.store.collection('accounts').findById(caller.id);
-      if (account && account['loggedIn'] === true) await this.store.collection('accounts').replaceOne({ ...account, loggedIn: false });
+      const account = await this.store.collection(ACCOUNTS.name).findById(caller.id);
+      if (account && account['loggedIn'] === true) await this.store.collection(ACCOUNTS.name).replaceOne({ ...account, loggedIn: false });
     }
     this.invalidate();
   }

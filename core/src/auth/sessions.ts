@@ -6,6 +6,7 @@
 import { StoreFullError, StoreUnavailableError } from '../../../kernel/index.ts';
 import type { Store } from '../../../kernel/index.ts';
 import { newToken, tokenHash } from './tokens.ts';
+import { SESSIONS } from '../store/collections.ts';
 
 export type SessionKind = 'login' | 'oauth';
 
@@ -63,14 +64,14 @@ export class Sessions {
       lastUsed: now,
       expiresAt: now + (lifetimeMs ?? this.options.idleMinutes * 60_000),
     };
-    await this.store.collection('sessions').insertOne({ ...session });
+    await this.store.collection(SESSIONS.name).insertOne({ ...session });
     return { token, session };
   }
 
   /** The live session of a token, or null; an expired one is removed. */
   async resolve(token: string): Promise<Session | null> {
     if (!/^[0-9a-f]{64}$/.test(token)) return null;
-    const sessions = this.store.collection('sessions');
+    const sessions = this.store.collection(SESSIONS.name);
     const found = (await sessions.findById(tokenHash(token))) as Session | null;
     if (!found) return null;
     const now = this.now();
@@ -86,6 +87,6 @@ export class Sessions {
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.store.collection('sessions').deleteOne(sessionId);
+    await this.store.collection(SESSIONS.name).deleteOne(sessionId);
   }
 }

@@ -12,6 +12,7 @@ import { APPLICATION_FIELDS, applicationEntry } from './applications.ts';
 import { memoryListQuery, memoryPage } from './list.ts';
 import type { MemoryListQuery } from './list.ts';
 import { processReport, systemReport } from './system.ts';
+import { JOBS } from '../store/collections.ts';
 
 /** Health's routes, here and in the adapters' report (adapters/health.ts). */
 export const healthRoute = routeHelper({ provenance: 'Health', surface: 'plain' });
@@ -28,7 +29,7 @@ export interface HealthDeps {
 
 async function storeReachable(store: Store): Promise<boolean> {
   try {
-    await store.collection('jobs').count(null);
+    await store.collection(JOBS.name).count(null);
     return true;
   } catch {
     return false;

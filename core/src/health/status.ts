@@ -12,6 +12,7 @@ import { hostname } from 'node:os';
 import Joi from 'joi';
 import { answer, arrayOf, closed, INTEGER, joiQuery, NULL, oneOfValues, routeHelper, STRING, StoreUnavailableError } from '../../../kernel/index.ts';
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
+import { JOBS } from '../store/collections.ts';
 
 const route = routeHelper({ provenance: 'Health', surface: 'plain' });
 
@@ -29,7 +30,7 @@ function serviceName(store: Store): string {
 
 async function reachable(store: Store): Promise<boolean> {
   try {
-    await store.collection('jobs').count(null);
+    await store.collection(JOBS.name).count(null);
     return true;
   } catch {
     return false;

@@ -5,9 +5,10 @@
  */
 import { mayAccess, seesAllJobs } from '../auth/caller.ts';
 import type { Caller } from '../auth/caller.ts';
-import { and, AppError, applyProjection, NotFoundError } from '../../../kernel/index.ts';
+import { and, AppError, applyProjection } from '../../../kernel/index.ts';
 import type { Condition, Doc, DocType, ReadOptions, SearchRequest, Store } from '../../../kernel/index.ts';
 import { dereference } from './dereference.ts';
+import { JOBS, TASKS } from '../store/collections.ts';
 
 export interface PageMetadata {
   skip: number;
@@ -72,7 +73,8 @@ export function createSearchService(store: Store): SearchService {
     },
     async read(type, id, options, caller) {
       const doc = await store.collection(type.collection).findById(id);
-      if (!doc || !mayAccess(caller, doc['groups'])) throw new NotFoundError(`${type.name === 'jobs' ? 'Job' : 'Task'} ${id} was not found`);
+      // A job or task the caller may not see is not found, like one that does not exist.
+      if (!doc || !mayAccess(caller, doc['groups'])) throw (type.collection === JOBS.name ? JOBS : TASKS).notFound(id);
       await dereference(type, [doc], options.dereference, store);
       return applyProjection(doc, options.projection);
     },

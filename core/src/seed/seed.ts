@@ -5,6 +5,7 @@
  */
 import { DuplicateKeyError } from '../../../kernel/index.ts';
 import type { Doc, DocCollection, Store } from '../../../kernel/index.ts';
+import { ACCOUNTS, GROUPS, JOBS, TASKS, WORKFLOWS } from '../store/collections.ts';
 import { generateDirectory, generateJobBatches } from './generate.ts';
 
 export interface SeedOptions {
@@ -79,12 +80,12 @@ export async function seedStore(store: Store, opts: SeedOptions): Promise<SeedCo
     tasks: { inserted: 0, skipped: 0 },
   };
   const dir = generateDirectory();
-  await insertEach(store.collection('groups'), dir.groups, counts.groups);
-  await insertEach(store.collection('accounts'), dir.accounts, counts.accounts);
-  await insertEach(store.collection('workflows'), dir.workflows, counts.workflows);
+  await insertEach(store.collection(GROUPS.name), dir.groups, counts.groups);
+  await insertEach(store.collection(ACCOUNTS.name), dir.accounts, counts.accounts);
+  await insertEach(store.collection(WORKFLOWS.name), dir.workflows, counts.workflows);
 
-  const jobs = store.collection('jobs');
-  const tasks = store.collection('tasks');
+  const jobs = store.collection(JOBS.name);
+  const tasks = store.collection(TASKS.name);
   let done = 0;
   const batches = generateJobBatches({
     jobs: opts.jobs,

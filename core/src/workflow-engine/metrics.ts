@@ -18,6 +18,7 @@
 import { and, jobs as jobType, tasks as taskType } from '../../../kernel/index.ts';
 import type { Condition, Doc, Store } from '../../../kernel/index.ts';
 import { isPlainObject } from '../../../kernel/index.ts';
+import { JOBS, TASKS, WORKFLOWS } from '../store/collections.ts';
 import { workflows as workflowType } from '../store/doc-types.ts';
 
 export interface JobMetric {
@@ -48,7 +49,7 @@ const eq = (field: string, type: typeof jobType | typeof taskType, value: string
 
 /** Every workflow, by name; workflows are a designer's collection, not a job-sized one. */
 export async function allWorkflows(store: Store): Promise<Doc[]> {
-  const collection = store.collection('workflows');
+  const collection = store.collection(WORKFLOWS.name);
   const total = await collection.count(null);
   if (total === 0) return [];
   const sort = [{ field: workflowType.fields.get('name')!, direction: 1 as const }, { field: workflowType.fields.get('_id')!, direction: 1 as const }];
@@ -80,7 +81,7 @@ export function taskEntries(workflows: readonly Doc[]): TaskEntry[] {
 export async function jobMetric(store: Store, wf: Doc): Promise<JobMetric> {
   const name = String(wf['name']);
   const where = and([eq('name', jobType, name), eq('status', jobType, 'complete')]);
-  const jobs = store.collection('jobs');
+  const jobs = store.collection(JOBS.name);
   const jobsComplete = await jobs.count(where);
   let totalRunTime = 0;
   if (jobsComplete > 0) {
@@ -94,7 +95,7 @@ export async function jobMetric(store: Store, wf: Doc): Promise<JobMetric> {
 }
 
 export async function taskMetric(store: Store, entry: TaskEntry): Promise<TaskMetric> {
-  const tasks = store.collection('tasks');
+  const tasks = store.collection(TASKS.name);
   const of = (status: string): Promise<number> => tasks.count(and([eq('job.name', taskType, entry.workflow.name), eq('job.task', taskType, entry.taskId), eq('status', taskType, status)]));
   const [totalSuccesses, totalErrors] = await Promise.all([of('complete'), of('error')]);
   return { ...entry, metrics: [{ totalSuccesses, totalErrors }] };
