@@ -117,6 +117,15 @@ describe('platform-sim', { skip: missing === null ? false : `skipped: ${missing}
     assert.deepEqual(last().ignored, ['memberOf']);
   });
 
+  test("the health lists answer the platform's lookup through it, an unknown filter dropped", async () => {
+    const apps = await call(withToken('/health/applications?equals=OperationsManager&equalsField=id&foo=bar'));
+    assert.equal(apps.status, 200, apps.text);
+    assert.deepEqual((apps.json as { results: Array<{ id: string; type: string }> }).results.map((a) => [a.id, a.type]), [['OperationsManager', 'Application']]);
+    assert.deepEqual(last().ignored, ['foo']);
+    const adapters = await call(withToken('/health/adapters?equals=none&equalsField=id'));
+    assert.deepEqual(adapters.json, { results: [], total: 0 });
+  });
+
   test('gives role ids that are not ours, and maps them both ways', async () => {
     const direct = (await core.request('/whoami')).body as { roles: string[] };
     const viaSim = (await call(withToken('/whoami'))).json as { roles: string[] };
