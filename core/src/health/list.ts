@@ -23,7 +23,7 @@ const HEALTH_MAX_LIMIT = 1000;
 
 export type MemoryListQuery = { limit: number; skip: number; sort?: string; order: 1 | -1 } & Partial<Record<Op | `${Op}Field`, string>>;
 
-/** How a list reads each field it filters and sorts on, as text. Made with `Object.freeze({...})` literals, never from data. */
+/** How a list reads each field it filters and sorts on, as text: a Map written in code, so no name from a query reaches a prototype. */
 export type ListFields<T> = ReadonlyMap<string, (entry: T) => string>;
 
 export function memoryListQuery<T>(what: string, fields: ListFields<T>): Validator<string, MemoryListQuery> {
