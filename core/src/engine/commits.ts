@@ -6,7 +6,7 @@
  * commit (handlers of the runs it claimed) is the task runner's, reached
  * through the two hooks it is given.
  */
-import { ConflictError, NotFoundError } from '../../../kernel/index.ts';
+import { ConflictError, repository } from '../../../kernel/index.ts';
 import type { Store } from '../../../kernel/index.ts';
 import type { EngineObserver } from '../metrics/core-metrics.ts';
 import { normalizeJob } from '../jobs/document.ts';
@@ -15,6 +15,7 @@ import { hasEnded } from './lifecycle.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
 import { Working } from './working.ts';
+import { JOBS } from '../store/collections.ts';
 
 /** A change lost to another process's commit is redone from what that one wrote, this many times at most. */
 const ATTEMPTS = 5;
@@ -58,8 +59,7 @@ export class JobCommits {
     return this.lock(jobId, async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
         const prepared = (prepare ? await prepare() : undefined) as P;
-        const found = (await this.deps.store.collection('jobs').findById(jobId)) as JobDoc | null;
-        if (!found) throw new NotFoundError(`Job ${jobId} was not found`);
+        const found = await repository(this.deps.store, JOBS).get(jobId);
         const stored = normalizeJob(found);
         let w = new Working(stored, this.deps.now, actor, this.deps.limits);
         const result = fn(w, prepared);

@@ -5,7 +5,7 @@
  */
 import type { Caller } from '../auth/caller.ts';
 import { mayAccess } from '../auth/caller.ts';
-import { BadRequestError, jobs as jobType, NotFoundError, ValidationError } from '../../../kernel/index.ts';
+import { BadRequestError, jobs as jobType, repository, ValidationError } from '../../../kernel/index.ts';
 import type { ErrorDetail, Store } from '../../../kernel/index.ts';
 import type { Engine } from './engine.ts';
 import { END, START } from './types.ts';
@@ -16,6 +16,7 @@ import { principalOf } from '../auth/principal.ts';
 import type { StartOptions } from './new-job.ts';
 import type { JobDoc } from '../jobs/document.ts';
 import type { Working } from './working.ts';
+import { JOBS } from '../store/collections.ts';
 
 export type BulkAction = 'cancel' | 'pause' | 'resume';
 
@@ -36,8 +37,8 @@ export class JobControl {
 
   /** A job the caller may act on; one it may not see is not found, as in searches. */
   async visibleJob(jobId: string, caller: Caller): Promise<JobDoc> {
-    const job = (await this.store.collection('jobs').findById(jobId)) as JobDoc | null;
-    if (!job || !mayAccess(caller, job.groups)) throw new NotFoundError(`Job ${jobId} was not found`);
+    const job = await repository(this.store, JOBS).find(jobId);
+    if (!job || !mayAccess(caller, job.groups)) throw JOBS.notFound(jobId);
     return job;
   }
 
@@ -45,7 +46,7 @@ export class JobControl {
   async bulk(action: BulkAction, jobIds: readonly string[], caller: Caller): Promise<void> {
     const problems: ErrorDetail[] = [];
     for (const id of new Set(jobIds)) {
-      const job = (await this.store.collection('jobs').findById(id)) as JobDoc | null;
+      const job = await repository(this.store, JOBS).find(id);
       if (!job || !mayAccess(caller, job.groups)) problems.push({ parameter: id, message: 'no such job is visible to the caller' });
       else {
         const rule = ruleFor(action, job.status);

@@ -4,13 +4,14 @@
  */
 import type { Caller } from '../auth/caller.ts';
 import { mayAccess } from '../auth/caller.ts';
-import { BadRequestError, NotFoundError, tasks as taskType, ValidationError } from '../../../kernel/index.ts';
+import { BadRequestError, NotFoundError, repository, tasks as taskType, ValidationError } from '../../../kernel/index.ts';
 import type { Store } from '../../../kernel/index.ts';
 import { allowed } from './control.ts';
 import type { JobControl } from './control.ts';
 import type { Engine } from './engine.ts';
 import type { FinishState } from './types.ts';
 import type { Working } from './working.ts';
+import { TASKS } from '../store/collections.ts';
 
 export type GroupChange = { readonly op: 'add'; readonly groupId: string } | { readonly op: 'replace'; readonly groups: readonly string[] } | { readonly op: 'clear' } | { readonly op: 'remove'; readonly groupId: string };
 
@@ -19,9 +20,9 @@ export class TaskControl {
 
   /** The job and task key of a task document the caller may see. */
   private async locate(taskId: string, caller: Caller): Promise<{ jobId: string; key: string }> {
-    const doc = await this.store.collection('tasks').findById(taskId);
+    const doc = await repository(this.store, TASKS).find(taskId);
     const job = doc?.['job'] as { _id?: string; task?: string } | undefined;
-    if (!doc || !job?._id || !job.task || !mayAccess(caller, doc['groups'])) throw new NotFoundError(`Task ${taskId} was not found`);
+    if (!doc || !job?._id || !job.task || !mayAccess(caller, doc['groups'])) throw TASKS.notFound(taskId);
     await this.jobs.visibleJob(job._id, caller);
     return { jobId: job._id, key: job.task };
   }

@@ -9,6 +9,7 @@
 import { AppError, ARCHIVE_STATE, BadRequestError, declareCollection, index, jobs, plainCollection, searchedCollection, tasks } from '../../../kernel/index.ts';
 import type { CollectionSpec, Doc, Keyed } from '../../../kernel/index.ts';
 import type { AutomationDoc as CatalogAutomationDoc } from '../automation-catalog/document.ts';
+import type { JobDoc } from '../jobs/document.ts';
 import type { WorkflowDoc } from '../engine/types.ts';
 import type { AutomationDoc as OmAutomationDoc } from '../operations-manager/automations/model.ts';
 import type { TriggerDoc } from '../operations-manager/triggers/model.ts';
@@ -26,8 +27,7 @@ const notFound = (noun: string) => (id: string) => `${noun} ${id} not found`;
 /** The platform's 400 for a taken transformation name (docs/transformations.md). */
 export const DUPLICATE_TRANSFORMATION_NAME = 'Transformation with given name already exists';
 
-// Typed as the job document once that has its one owner module (issue 29, item 6).
-export const JOBS = declareCollection<PlainDoc>(searchedCollection(jobs), { noun: 'job' });
+export const JOBS = declareCollection<JobDoc>(searchedCollection(jobs), { noun: 'job' });
 export const TASKS = declareCollection<PlainDoc>(searchedCollection(tasks), { noun: 'task' });
 export const ACCOUNTS = declareCollection<PlainDoc>(searchedCollection(accounts), {
   noun: 'account',
