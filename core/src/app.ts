@@ -1,26 +1,30 @@
 /**
- * Assembles the core service: an ordered list of middleware and the route
- * tables of each module. Everything it needs is passed in.
+ * Assembles the core service: an ordered list of middleware and one list of
+ * modules (module.ts), whose routes it mounts and whose bootstrap, start and
+ * stop it folds into its own. Everything it needs is passed in; what runs in
+ * the background runs only between `start()` and `stop()`.
  */
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { authenticate } from './auth/authenticate.ts';
-import { bootstrapAuth } from './auth/bootstrap.ts';
-import { loginRoutes } from './auth/login-routes.ts';
+import { authModule } from './auth/module.ts';
 import { methodCatalog, viewCatalog } from './auth/roles.ts';
 import { AuthService } from './auth/service.ts';
 import { authorizationRoutes } from './authorization/routes.ts';
+import { jobArchiveModule } from './archive/module.ts';
 import { createAutomationCatalog } from './automation-catalog/index.ts';
 import { JobControl } from './engine/control.ts';
 import { Engine } from './engine/engine.ts';
+import { engineModule } from './engine/module.ts';
+import { TurnQueue } from './engine/turns.ts';
 import { routeAuthority } from './engine/authority.ts';
 import type { Authority } from './engine/authority.ts';
 import { principalLoader } from './auth/principal.ts';
 import { TaskControl } from './engine/task-control.ts';
 import { findTask } from './engine/tasks/index.ts';
-import { gatewayManagerRoutes } from './gateway-manager/routes.ts';
+import { gatewayManagerModule } from './gateway-manager/module.ts';
 import { createGatewayManager } from './gateway-manager/service.ts';
 import type { GatewayManager } from './gateway-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -32,6 +36,8 @@ import { readCredential } from './auth/credentials.ts';
 import { indexRoutes } from './indexes/routes.ts';
 import { createCoreMetrics } from './metrics/core-metrics.ts';
 import type { CoreMetrics } from './metrics/core-metrics.ts';
+import { moduleLifecycle, routesModule } from './module.ts';
+import type { BootstrapOptions, CoreModule } from './module.ts';
 import { coreDocument } from './openapi/document.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { orchestratorManager } from './relay/index.ts';
@@ -62,6 +68,8 @@ export interface CoreDeps {
 
 export interface Core {
   readonly app: Koa;
+  /** The modules, in the order their routes match, bootstraps and starts run (stops run in reverse). */
+  readonly modules: readonly CoreModule[];
   /** Every route, for mounting and for the tests that enumerate them. */
   readonly routes: readonly AnyRoute[];
   readonly auth: AuthService;
@@ -69,63 +77,75 @@ export interface Core {
   /** What background work may do for its principal (docs/auth.md); a second scheduler in a test shares it. */
   readonly authority: Authority;
   readonly gateways: GatewayManager;
-  /** Runs due automation-catalog schedules; built stopped, started by main.ts (or a test). */
+  /** Runs due automation-catalog schedules; started by `start()` (or a test, which may tick it instead). */
   readonly automationScheduler: Scheduler;
-  /** Fires operations-manager schedule triggers; built stopped, started like automationScheduler. */
+  /** Fires operations-manager schedule triggers; started like automationScheduler. */
   readonly triggerScheduler: Scheduler;
   readonly metrics: CoreMetrics | null;
-  /** Prepares the store (built-in roles, first administrator, migrations); run once before serving. */
-  bootstrap(options?: { announce?: (text: string) => void }): Promise<void>;
+  /** Prepares the store (built-in roles, first administrator, migrations): every module's bootstrap, once, before serving. */
+  bootstrap(options?: BootstrapOptions): Promise<void>;
+  /** Starts every module's background work (schedulers, recovery, the archive, the cluster record). */
+  start(): Promise<void>;
+  /** Stops it, last started first, waiting for work in flight; then the store may close. */
+  stop(): Promise<void>;
 }
 
 export function createCoreApp(deps: CoreDeps): Core {
-  const auth = new AuthService(deps.store, deps.config.auth, deps.logger);
-  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createCoreMetrics(deps.store, Date.now, deps.stalls) : null;
+  const { store, config, logger } = deps;
+  const auth = new AuthService(store, config.auth, logger);
+  const metrics = deps.metrics !== undefined ? deps.metrics : config.metrics.enabled ? createCoreMetrics(store, Date.now, deps.stalls) : null;
+  const onRun = metrics ? { onRun: metrics.schedulerRun } : {};
+  const limits = config.search;
+  const release = config.platform.release;
   const gateways = createGatewayManager(deps);
   const orchestrator = orchestratorManager({ ...deps, observeRelay: metrics?.relay ?? null });
-  const transformations = createTransformations(deps.store);
+  const transformations = createTransformations(store);
+  const workflows = createWorkflowLookup(store);
   // Background work may do what its principal may do over HTTP: the route table (below) says what that is.
-  const authority = routeAuthority(() => routes, principalLoader(deps.store));
+  const authority = routeAuthority(() => routes, principalLoader(store));
   const engine = new Engine({
-    store: deps.store,
-    logger: deps.logger,
-    workflows: createWorkflowLookup(deps.store),
+    store,
+    logger,
+    workflows,
     // Tasks discovered on automation gateways first; their names (`script:x`) never shadow a built-in.
     findTask: (app, name) => gateways.findTask(app, name) ?? findTask(app, name),
-    processTasksOnStart: deps.config.workflowEngine.processTasksOnStart,
-    limits: deps.config.workflowEngine,
+    processTasksOnStart: config.workflowEngine.processTasksOnStart,
+    limits: config.workflowEngine,
     services: { relay: orchestrator.relay.call, runTransformation: transformations.run },
     authority,
+    turns: new TurnQueue(),
     ...(metrics ? { observer: metrics.engine } : {}),
   });
-  const jobControl = new JobControl(engine, deps.store);
-  const automationCatalog = createAutomationCatalog({ ...deps, workflows: createWorkflowLookup(deps.store), startJob: (name, options, initiator) => engine.startJob(name, options, initiator), authority, pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
-  const omAutomations = createOmAutomations({ ...deps, engine, authority, pollMs: deps.config.scheduler.pollMs, limits: deps.config.search });
-  const profiles = createProfiles({ store: deps.store, logger: deps.logger, release: deps.config.platform.release });
-  if (metrics) automationCatalog.scheduler.onRun = omAutomations.scheduler.onRun = metrics.schedulerRun;
-  // Every route, in matching order, in this one table. The catalogs (applications, methods, views,
-  // the interface document) read it when asked, so they always list every route.
+  const jobControl = new JobControl(engine, store);
+  const automationCatalog = createAutomationCatalog({ ...deps, workflows, startJob: (name, options, initiator) => engine.startJob(name, options, initiator), authority, pollMs: config.scheduler.pollMs, limits, ...onRun });
+  const omAutomations = createOmAutomations({ ...deps, engine, authority, workflows, pollMs: config.scheduler.pollMs, limits, ...onRun });
+  const methods = (): ReturnType<typeof methodCatalog> => methodCatalog(routes);
+  // The catalogs (applications, methods, views, the interface document) read the route table when asked, so they always list every route.
   const applications = (): string[] => [...new Set(routes.map((r) => r.provenance))].sort();
-  const routes: AnyRoute[] = [
-    ...healthRoutes({ store: deps.store, release: deps.config.platform.release, version: pkg.version, startedAt: Date.now(), applications }),
-    ...loginRoutes(auth, () => methodCatalog(routes)),
-    ...searchRoutes(createSearchService(deps.store), deps.config.search),
-    ...controlRoutes(jobControl, new TaskControl(engine, deps.store, jobControl), deps.config.platform.release),
-    ...indexRoutes(deps.store),
-    ...workflowRoutes(deps.store, deps.config.search),
-    ...workflowEngineMetricsRoutes(deps.store, deps.config.search),
-    ...healthStatusRoutes({ store: deps.store }),
-    ...authorizationRoutes({ store: deps.store, auth, release: deps.config.platform.release, logger: deps.logger, methods: () => methodCatalog(routes), views: () => viewCatalog(routes), limits: deps.config.search }),
-    ...gatewayManagerRoutes(gateways),
-    ...orchestrator.routes,
-    ...transformationRoutes(transformations, deps.config.search),
-    ...automationCatalog.routes,
-    ...omAutomations.routes,
-    ...serviceCatalogRoutes({ ...deps, engine, relay: orchestrator.relay, methods: () => methodCatalog(routes) }),
-    ...profiles.routes,
-    ...(metrics ? metricsRoutes(metrics.registry) : []),
-    ...openApiRoutes(() => coreDocument(routes, pkg.version, deps.config.platform.release)),
+  // Every module, in route-matching order: the one list to add a module to (docs/architecture.md, "Core modules").
+  const modules: CoreModule[] = [
+    routesModule('health', healthRoutes({ store, release, version: pkg.version, startedAt: Date.now(), applications })),
+    authModule({ store, logger, auth, admin: config.admin, routes: () => routes }),
+    routesModule('operations-manager search', searchRoutes(createSearchService(store), limits)),
+    engineModule(engine, controlRoutes(jobControl, new TaskControl(engine, store, jobControl), release), logger),
+    routesModule('indexes', indexRoutes(store)),
+    routesModule('workflows', workflowRoutes(store, limits)),
+    routesModule('workflow-engine metrics', workflowEngineMetricsRoutes(store, limits)),
+    routesModule('health status', healthStatusRoutes({ store })),
+    routesModule('authorization', authorizationRoutes({ store, auth, release, logger, methods, views: () => viewCatalog(routes), limits })),
+    gatewayManagerModule(gateways, logger),
+    orchestrator,
+    routesModule('transformations', transformationRoutes(transformations, limits)),
+    automationCatalog,
+    omAutomations,
+    routesModule('service catalog', serviceCatalogRoutes({ ...deps, engine, relay: orchestrator.relay, methods })),
+    createProfiles({ store, logger, release }),
+    routesModule('metrics', metrics ? metricsRoutes(metrics.registry) : []),
+    routesModule('openapi', openApiRoutes(() => coreDocument(routes, pkg.version, release))),
+    jobArchiveModule({ store, config, logger }),
   ];
+  const routes: AnyRoute[] = modules.flatMap((m) => m.routes);
+  const lifecycle = moduleLifecycle(modules, logger);
   const app = new Koa();
   app.proxy = false;
   // Errors are rendered by errorHandler; this only stops Koa printing them twice.
@@ -133,10 +153,10 @@ export function createCoreApp(deps: CoreDeps): Core {
   const router = mountRoutes(routes);
   const findRoute = routeFinder(routes, router);
   // First: everything after reads the client's address and protocol (docs/auth.md, "Forwarded addresses").
-  app.use(forwardedRequest(trustedProxies(deps.config.http.trustedProxies)));
-  app.use(requestContext(deps.logger));
+  app.use(forwardedRequest(trustedProxies(config.http.trustedProxies)));
+  app.use(requestContext(logger));
   if (metrics || deps.tap) app.use(observeAnswers('core', routerTemplate, metrics?.request ?? null, deps.tap ?? null));
-  app.use(errorHandler(deps.logger, routeSurfaces(routes, router)));
+  app.use(errorHandler(logger, routeSurfaces(routes, router)));
   app.use(securityHeaders());
   app.use(authenticate(auth));
   app.use(
@@ -151,8 +171,8 @@ export function createCoreApp(deps: CoreDeps): Core {
   app.use(
     bodyParser({
       enableTypes: ['json', 'form'],
-      jsonLimit: deps.config.http.bodyLimitBytes,
-      formLimit: deps.config.http.bodyLimitBytes,
+      jsonLimit: config.http.bodyLimitBytes,
+      formLimit: config.http.bodyLimitBytes,
       onError: (err) => {
         throw bodyError(err);
       },
@@ -168,6 +188,7 @@ export function createCoreApp(deps: CoreDeps): Core {
   app.use(router.allowedMethods());
   return {
     app,
+    modules,
     routes,
     auth,
     engine,
@@ -176,10 +197,6 @@ export function createCoreApp(deps: CoreDeps): Core {
     automationScheduler: automationCatalog.scheduler,
     triggerScheduler: omAutomations.scheduler,
     metrics,
-    bootstrap: async (options = {}) => {
-      await bootstrapAuth({ store: deps.store, logger: deps.logger, routes, admin: deps.config.admin, auth, ...options });
-      await gateways.publish();
-      await profiles.migrate();
-    },
+    ...lifecycle,
   };
 }

@@ -1,26 +1,33 @@
 /**
  * The automation catalog module: its routes and the scheduler that runs due
- * automations. The scheduler is built stopped; the service's entry point
- * (main.ts) starts it, and tests that need it start and stop it themselves.
+ * automations. The scheduler is built stopped; the core's `start()` starts
+ * it, and tests that need it start, tick and stop it themselves.
  */
-import type { AnyRoute } from '../../../kernel/index.ts';
+import type { CoreModule } from '../module.ts';
 import { CATALOG_AUTOMATIONS } from '../store/collections.ts';
 import { automations as automationType } from '../store/doc-types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
+import type { RunObserver } from '../scheduler/scheduler.ts';
 import { automationCatalogRoutes } from './routes.ts';
 import { AutomationCatalog } from './service.ts';
 import type { CatalogDeps } from './service.ts';
 import type { AutomationDoc } from './document.ts';
 import type { ListLimits } from '../http/list-query.ts';
 
-export interface AutomationCatalogModule {
+export interface AutomationCatalogModule extends CoreModule {
   readonly catalog: AutomationCatalog;
-  readonly routes: AnyRoute[];
   readonly scheduler: Scheduler<AutomationDoc>;
 }
 
-/** `limits`: the largest page a list gives (the config's `search.maxLimit`). */
-export function createAutomationCatalog(deps: CatalogDeps & { readonly pollMs: number; readonly limits: ListLimits }): AutomationCatalogModule {
+export interface AutomationCatalogDeps extends CatalogDeps {
+  readonly pollMs: number;
+  /** The largest page a list gives (the config's `search.maxLimit`). */
+  readonly limits: ListLimits;
+  /** Told of each scheduled run (the metrics). */
+  readonly onRun?: RunObserver;
+}
+
+export function createAutomationCatalog(deps: AutomationCatalogDeps): AutomationCatalogModule {
   const catalog = new AutomationCatalog(deps);
   const disabled = automationType.fields.get('disabled')!;
   const scheduler = new Scheduler({
@@ -32,6 +39,14 @@ export function createAutomationCatalog(deps: CatalogDeps & { readonly pollMs: n
     pollMs: deps.pollMs,
     label: 'automation catalog',
     ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.onRun ? { onRun: deps.onRun } : {}),
   });
-  return { catalog, routes: automationCatalogRoutes(catalog, deps.limits), scheduler };
+  return {
+    name: 'automation catalog',
+    catalog,
+    routes: automationCatalogRoutes(catalog, deps.limits),
+    scheduler,
+    start: () => scheduler.start(),
+    stop: () => scheduler.stop(),
+  };
 }

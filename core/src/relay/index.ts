@@ -8,7 +8,8 @@ import type { AdapterConfig } from '../../../config/schema.ts';
 import { brokerMappingRoutes } from '../adapters/brokers.ts';
 import { adapterHealthRoutes } from '../adapters/health.ts';
 import { createAdapterRegistry } from '../adapters/registry.ts';
-import type { AnyRoute, Logger, Store } from '../../../kernel/index.ts';
+import type { Logger, Store } from '../../../kernel/index.ts';
+import type { CoreModule } from '../module.ts';
 import { observedRelay } from '../metrics/relay.ts';
 import type { ObserveRelay } from '../metrics/relay.ts';
 import { OrchestratorClient } from './orchestrator.ts';
@@ -27,9 +28,8 @@ export interface OrchestratorManagerDeps {
   readonly observeRelay?: ObserveRelay | null;
 }
 
-export interface OrchestratorManager {
+export interface OrchestratorManager extends CoreModule {
   readonly relay: Relay;
-  readonly routes: AnyRoute[];
 }
 
 export function orchestratorManager(deps: OrchestratorManagerDeps): OrchestratorManager {
@@ -37,5 +37,5 @@ export function orchestratorManager(deps: OrchestratorManagerDeps): Orchestrator
   const client = new OrchestratorClient();
   const bare = createRelay({ registry, client });
   const relay = deps.observeRelay ? observedRelay(bare, deps.config.adapters.map((a) => a.name), deps.observeRelay) : bare;
-  return { relay, routes: [...relayRoutes(relay), ...adapterHealthRoutes({ registry, client }), ...brokerMappingRoutes(registry)] };
+  return { name: 'orchestrator manager', relay, routes: [...relayRoutes(relay), ...adapterHealthRoutes({ registry, client }), ...brokerMappingRoutes(registry)] };
 }

@@ -53,7 +53,12 @@ export interface SchedulerOptions<T extends ScheduledDoc> {
   readonly now?: () => number;
   /** Names this scheduler in logs. */
   readonly label?: string;
+  /** Told of each finished run (the metrics). */
+  readonly onRun?: RunObserver;
 }
+
+/** Told of each finished run of a scheduler, by its label. */
+export type RunObserver = (scheduler: string, outcome: 'ok' | 'failed') => void;
 
 const DEFAULT_LOCK_LIFETIME_MS = 10 * 60_000;
 const DEFAULT_BATCH = 50;
@@ -104,9 +109,6 @@ export class Scheduler<T extends ScheduledDoc = ScheduledDoc> {
     this.now = options.now ?? Date.now;
     this.lockLifetimeMs = options.lockLifetimeMs ?? DEFAULT_LOCK_LIFETIME_MS;
   }
-
-  /** Told of each finished run (the metrics); set by whoever assembles the app. */
-  onRun: ((scheduler: string, outcome: 'ok' | 'failed') => void) | null = null;
 
   get running(): boolean {
     return this.started;
@@ -218,7 +220,7 @@ export class Scheduler<T extends ScheduledDoc = ScheduledDoc> {
       failure = err instanceof Error ? err.message : String(err);
       this.options.logger.warn('scheduled run failed', { scheduler: this.label, id: claimed['_id'], error: failure });
     }
-    this.onRun?.(this.label, failure === null ? 'ok' : 'failed');
+    this.options.onRun?.(this.label, failure === null ? 'ok' : 'failed');
     await this.finish(claimed, startedAt, failure);
   }
 

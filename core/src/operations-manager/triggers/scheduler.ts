@@ -9,6 +9,7 @@ import type { Logger, Store } from '../../../../kernel/index.ts';
 import { TRIGGERS } from '../../store/collections.ts';
 import { triggers as triggerType } from '../../store/doc-types.ts';
 import { Scheduler } from '../../scheduler/scheduler.ts';
+import type { RunObserver } from '../../scheduler/scheduler.ts';
 import type { MissedRuns, TriggerDoc } from './model.ts';
 import type { AutomationRunner } from './run.ts';
 import { decide } from './schedule.ts';
@@ -20,6 +21,8 @@ export interface TriggerSchedulerDeps {
   readonly pollMs: number;
   readonly graceMs: number;
   readonly now?: () => number;
+  /** Told of each finished run (the metrics). */
+  readonly onRun?: RunObserver;
 }
 
 function decision(t: TriggerDoc, at: number, graceMs: number): ReturnType<typeof decide> | null {
@@ -52,5 +55,6 @@ export function triggerScheduler(deps: TriggerSchedulerDeps): Scheduler<TriggerD
     pollMs: deps.pollMs,
     label: 'operations-manager triggers',
     ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.onRun ? { onRun: deps.onRun } : {}),
   });
 }
