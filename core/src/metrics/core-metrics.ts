@@ -8,6 +8,8 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DURATION_BUCKETS, jobs as jobType, processMetrics, requestDuration, tasks as taskType } from '../../../kernel/index.ts';
 import type { DocType, ObserveRequest, StallCount, Store } from '../../../kernel/index.ts';
 import { CORE_COLLECTION_NAMES } from '../store/collections.ts';
+// The statuses jobs and tasks take (docs/lifecycle.md); each is always reported, 0 when none.
+import { JOB_STATUSES, TASK_STATUSES } from '../engine/lifecycle.ts';
 
 /** What the engine reports as it runs jobs. */
 export interface EngineObserver {
@@ -27,9 +29,6 @@ export interface CoreMetrics {
   schedulerRun(scheduler: string, outcome: 'ok' | 'failed'): void;
 }
 
-/** The statuses jobs and tasks take (docs/lifecycle.md); each is always reported, 0 when none. */
-const JOB_STATUSES = ['complete', 'error', 'canceled', 'running', 'paused', 'incomplete'];
-const TASK_STATUSES = ['complete', 'error', 'canceled', 'running', 'incomplete'];
 const CACHE_MS = 2000;
 
 /** Counts of one collection by status, at most one round every CACHE_MS. */
