@@ -19,8 +19,9 @@
  * The list reads the platform's generic list parameters (health/list.ts).
  */
 import pkg from '../../../package.json' with { type: 'json' };
-import type { AnyRoute, Caller } from '../../../kernel/index.ts';
+import type { AnyRoute } from '../../../kernel/index.ts';
 import { healthRoute } from '../health/routes.ts';
+import { isHealthAdmin } from '../health/admin.ts';
 import { memoryListQuery, memoryPage } from '../health/list.ts';
 import type { ListFields, MemoryListQuery } from '../health/list.ts';
 import type { OrchestratorClient } from '../relay/orchestrator.ts';
@@ -49,11 +50,6 @@ export interface AdapterHealth {
   readonly latencyMs: number | null;
   /** Administrators only. */
   readonly error?: string;
-}
-
-/** Whether the caller sees where adapters are and why they fail: the admin role of Health. */
-export function seesAdapterDetails(caller: Caller | null): boolean {
-  return caller !== null && caller.adminOf.has('Health');
 }
 
 /** An entry without what only administrators see. */
@@ -127,7 +123,7 @@ export function adapterHealthRoutes(deps: AdapterHealthDeps): AnyRoute[] {
         // Every adapter is probed before filtering: a filter on connection.state needs the probe.
         const checked = await Promise.all(adapters.map((a) => check(deps.client, a)));
         const page = memoryPage(checked, query, ADAPTER_FIELDS);
-        const results = seesAdapterDetails(ctx.caller) ? page.results : page.results.map(withoutDetails);
+        const results = isHealthAdmin(ctx.caller) ? page.results : page.results.map(withoutDetails);
         return { body: { results, total: page.total } };
       },
     }),

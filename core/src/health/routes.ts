@@ -12,6 +12,7 @@ import { APPLICATION_FIELDS, applicationEntry } from './applications.ts';
 import { memoryListQuery, memoryPage } from './list.ts';
 import type { MemoryListQuery } from './list.ts';
 import { processReport, systemReport } from './system.ts';
+import { isHealthAdmin } from './admin.ts';
 import { JOBS } from '../store/collections.ts';
 
 /** Health's routes, here and in the adapters' report (adapters/health.ts). */
@@ -55,7 +56,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
       path: '/health/server',
       name: 'getServerHealth',
       roles: 'authenticated',
-      description: 'Release, version, uptime, the store with its reachability, and the process as the platform reports it (arch, platform, versions, memoryUsage, cpuUsage, pid)',
+      description: 'Release, version, uptime, the store with its reachability, and the process as the platform reports it (arch, platform, memoryUsage, cpuUsage; versions and pid to Health administrators only)',
       answer: answer(
         closed({
           release: STRING,
@@ -69,11 +70,14 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
           memoryUsage: closed({ rss: NUMBER, heapTotal: NUMBER, heapUsed: NUMBER, external: NUMBER, arrayBuffers: NUMBER }),
           cpuUsage: closed({ user: NUMBER, system: NUMBER }),
           pid: INTEGER,
-        }),
+        }, ['versions', 'pid']),
       ),
       input: {},
-      async handle() {
+      async handle(_input, ctx) {
         const reachable = await storeReachable(deps.store);
+        // The library versions and the process id say which known flaws to try and which process to aim at:
+        // administrators only, as adapters' addresses are (docs/auth.md, "What non-administrators see").
+        const { versions, pid, ...process } = processReport();
         return {
           body: {
             // Clients cut the release at its last dot to choose the legacy or the new interface.
@@ -82,7 +86,8 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
             uptime: Math.round((Date.now() - deps.startedAt) / 1000),
             store: { kind: deps.store.kind, reachable },
             status: reachable ? 'running' : 'degraded',
-            ...processReport(),
+            ...process,
+            ...(isHealthAdmin(ctx.caller) ? { versions, pid } : {}),
           },
         };
       },

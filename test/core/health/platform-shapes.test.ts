@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openTestStore } from '../../helpers/stores.ts';
 import { startCore } from '../../helpers/core.ts';
+import { makeUser, role } from '../../helpers/users.ts';
 import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 
 let core: RunningCore;
@@ -61,6 +62,15 @@ describe('GET /health/server', () => {
     assert.equal(body['release'], '2022.1.0', 'the platform release in three parts, as clients cut it');
     assert.deepEqual(body['store'], { kind: 'sqlite', reachable: true });
     assert.equal(body['status'], 'running');
+  });
+
+  test("shows the process's library versions and id to Health administrators only", async () => {
+    const plain = await makeUser(core, 'server-health-reader', { roles: [role('Health', 'apiread')] });
+    const res = await core.request('/health/server', { token: plain.token });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const body = res.body as Record<string, unknown>;
+    assert.equal('versions' in body || 'pid' in body, false, 'which known flaws to try, and which process to aim at, are not shown');
+    assert.equal(body['arch'], process.arch, 'the rest of the platform shape is');
   });
 });
 
