@@ -29,7 +29,7 @@ export { forwardedOf, forwardedRequest, plainAddress, trustedProxies } from './h
 export type { Forwarded, TrustedProxies } from './http/forwarded.ts';
 export { crossSiteGuard, crossSiteRefusal } from './http/cross-site.ts';
 export type { CrossSiteRequest } from './http/cross-site.ts';
-export { STALL_CHECK_MS, StallDetector, startStallDetector } from './http/stall-detector.ts';
+export { STALL_CHECK_MS, StallDetector } from './http/stall-detector.ts';
 export type { RequestNotes, StallCount } from './http/stall-detector.ts';
 export { joiBody, joiParams, joiQuery } from './http/validate.ts';
 export { compareReleases, isRelease, loadCalendar } from './releases.ts';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { AppConfig } from '../../config/schema.ts';
 import { errorHandler, forwardedRequest, observeAnswers, trustedProxies } from '../../kernel/index.ts';
-import type { AnswerTap, Logger, Store, TrustedProxies } from '../../kernel/index.ts';
+import type { AnswerTap, Logger, StallCount, Store, TrustedProxies } from '../../kernel/index.ts';
 import type { AuditJournal } from './audit/journal.ts';
 import { AuditRecorder } from './audit/recorder.ts';
 import type { AuditSink } from './audit/sink.ts';
@@ -54,6 +54,8 @@ export interface GatewayDeps {
   readonly calendar?: ReleaseCalendar;
   /** The client for rewritten calls; tests pass one that records what it sends. */
   readonly coreClient?: CoreClient;
+  /** The process's stall detector, counted by the metrics; none in tests that start none. */
+  readonly stalls?: StallCount;
   /** Its metrics (docs/metrics.md); made when absent and `metrics.enabled`, none when null. */
   readonly metrics?: GatewayMetrics | null;
   /** Sees every answer the gateway makes itself (the contract test records them); none by default. */
@@ -91,7 +93,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const app = new GatewayKoa();
   app.silent = true;
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null, ...(deps.auditSink ? { sink: deps.auditSink } : {}) });
-  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar) }) : null;
+  const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar), ...(deps.stalls ? { stalls: deps.stalls } : {}) }) : null;
   const trusted = trustedProxies(deps.config.http.trustedProxies);
   const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: deps.config.http.bodyLimitBytes }, metrics);
   const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
@@ -104,7 +106,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     audit,
     hatches,
     searchMaxLimit: deps.config.search.maxLimit,
-    bodyLimit: deps.config.http.bodyLimit,
+    bodyLimitBytes: deps.config.http.bodyLimitBytes,
     observe: legacyObserver(metrics, deps.tap ?? null),
   });
   app.use(forwardedRequest(trusted));

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
-import { createLogger, listen, openStore, SqliteStore, STALL_CHECK_MS, startArchiveService, startStallDetector } from '../../kernel/index.ts';
+import { createLogger, listen, openStore, SqliteStore, STALL_CHECK_MS, StallDetector, startArchiveService } from '../../kernel/index.ts';
 import { createGatewayApp } from './app.ts';
 import { auditGroup } from './audit/archive-group.ts';
 import { GATEWAY_COLLECTIONS } from './audit/collection.ts';
@@ -11,7 +11,7 @@ import { WriterThread } from './audit/writer-thread.ts';
 
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'gateway' });
-startStallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger });
+const stalls = new StallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger }).start();
 // Its own file beside the core's, so the two processes never wait on each other's writes. With SQLite, audit
 // batches are stored, and the WAL checkpointed, by a writer thread on its own connection (writer-thread.ts);
 // MongoDB's driver does its I/O off the event loop, so there they are stored from here.
@@ -20,8 +20,8 @@ const store = config.mongoUrl ? await openStore(config, GATEWAY_COLLECTIONS) : S
 const auditSink = config.mongoUrl || config.dataDir === ':memory:' ? undefined : new WriterThread({ dataDir: config.dataDir, fileName: GATEWAY_FILE });
 const auditJournal = AuditJournal.open(join(config.dataDir, 'gateway-audit.jsonl'));
 if (auditJournal.recovered.length > 0) logger.info(`audit: ${auditJournal.recovered.length} records kept by the journal of an earlier run go into the store with the first batch`);
-const gateway = createGatewayApp({ config, logger, store, auditJournal, ...(auditSink ? { auditSink } : {}) });
-const server = await listen(gateway.app, config.port, config.host);
+const gateway = createGatewayApp({ config, logger, store, auditJournal, stalls, ...(auditSink ? { auditSink } : {}) });
+const server = await listen(gateway.app, config.port, config.host, { requests: stalls });
 // Audit records past their retention go to DATA_DIR/archive (off unless RETENTION_AUDIT_DAYS is set).
 const archive = startArchiveService({ store, dataDir: config.dataDir, group: auditGroup, days: config.retention.auditDays, retention: config.retention, logger });
 const { port } = server.address() as AddressInfo;
@@ -33,6 +33,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     logger.info(`gateway stopping (${signal})`);
+    stalls.stop();
     server.close();
     server.closeIdleConnections();
     void archive.stop().then(() => gateway.close()).then(() => store.close()).then(() => process.exit(0));

@@ -6,7 +6,7 @@
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 import { processMetrics, requestDuration, TallyCounter } from '../../kernel/index.ts';
-import type { CounterTally, ObserveRequest } from '../../kernel/index.ts';
+import type { CounterTally, ObserveRequest, StallCount } from '../../kernel/index.ts';
 import type { Outcome } from './audit/recorder.ts';
 import type { Entry } from './mapping/types.ts';
 import type { ReleaseCalendar } from './releases.ts';
@@ -25,6 +25,8 @@ export interface GatewayMetricsDeps {
   readonly auditBacklog: () => number;
   /** The date of each removal release the table names, in epoch seconds: lets an alert see removals coming. */
   readonly removals: ReadonlyMap<string, number>;
+  /** The gateway's stall detector, whose count `iap_event_loop_stalls_total` reports; none in tests that start no detector. */
+  readonly stalls?: StallCount;
 }
 
 /** The removal dates of a mapping table's releases, for GatewayMetricsDeps. */
@@ -34,7 +36,7 @@ export function removalDates(entries: readonly Entry[], calendar: ReleaseCalenda
 
 export function createGatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
   const registry = new Registry();
-  processMetrics(registry);
+  processMetrics(registry, deps.stalls);
   const legacy = new TallyCounter({ name: 'iap_legacy_calls_total', help: 'Legacy operations called, by operation, outcome and the release that removes them', labelNames: ['operation', 'outcome', 'removed_in'] as const, registers: [registry] });
   const upstream = new Counter({ name: 'iap_gateway_upstream_errors_total', help: 'Calls passed through that the core did not answer, by kind', labelNames: ['kind'] as const, registers: [registry] });
   new Gauge({

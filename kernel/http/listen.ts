@@ -7,7 +7,6 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { requestIdOf } from './request-context.ts';
-import { fallbackDetector } from './stall-detector.ts';
 import type { RequestNotes } from './stall-detector.ts';
 import { takeTurns } from './turns.ts';
 
@@ -41,12 +40,12 @@ function noted(handle: (req: IncomingMessage, res: ServerResponse) => void, note
 }
 
 export interface ListenOptions {
-  /** The stall detector that notes this server's requests; without one, the process's (stall-detector.ts), if any. */
+  /** The stall detector that notes this server's requests; none in tests that start none. */
   readonly requests?: RequestNotes;
 }
 
 export function listen(app: Koa, port: number, host: string, options: ListenOptions = {}): Promise<Server> {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, takeTurns(noted(app.callback(), options.requests ?? fallbackDetector()), REQUESTS_PER_TURN));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, takeTurns(noted(app.callback(), options.requests ?? null), REQUESTS_PER_TURN));
   // Clients on keep-alive connections (the gateway's pool) must see the close first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

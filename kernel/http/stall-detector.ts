@@ -127,22 +127,3 @@ export class StallDetector implements RequestNotes, StallCount {
     this.timer = null;
   }
 }
-
-/**
- * The detector of a process whose `main.ts` starts one but passes it nowhere
- * (the gateway's, for now): `listen()` and `processMetrics()` use it when
- * they are given none. A service that passes its detector never touches it.
- */
-let unpassed: StallDetector | null = null;
-
-/** The detector `listen()` and `processMetrics()` fall back on; none until `startStallDetector` runs. */
-export function fallbackDetector(): StallDetector | null {
-  return unpassed;
-}
-
-/** Makes and starts a detector; it is also the fallback for servers and registries given none. */
-export function startStallDetector(options: StallDetectorOptions): StallDetector {
-  const detector = new StallDetector(options).start();
-  unpassed = detector;
-  return detector;
-}

@@ -65,3 +65,14 @@ test('the core and the gateway both take a body of exactly the limit and refuse 
     assert.equal(await login(base, 2049), 413, `${who}: 2049 bytes is over it`);
   }
 });
+
+test("a legacy operation reads the same limit in bytes: exactly the limit is served, one byte more is 413", async () => {
+  const find = async (bytes: number): Promise<number> => {
+    const frame = JSON.stringify({ query: {}, options: { limit: 1 } });
+    const res = await fetch(`${gateway.url}/workflow_engine/jobs/find`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${core.adminToken}` }, body: frame + ' '.repeat(bytes - frame.length) });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  assert.equal(await find(2048), 200, 'the limit itself is within it');
+  assert.equal(await find(2049), 413, 'one byte more is over it');
+});

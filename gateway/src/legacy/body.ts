@@ -1,7 +1,7 @@
 /**
  * Reads a legacy request's body as the platform's body parser did: JSON
  * (objects and arrays) and URL-encoded forms on POST, PUT and PATCH, up to
- * `http.bodyLimit`; any other method or content type has no body. A body
+ * `http.bodyLimit` (in bytes, read once by the config loader); any other method or content type has no body. A body
  * that cannot be read is answered, not run: its error is returned.
  */
 import type { IncomingMessage } from 'node:http';
@@ -19,7 +19,7 @@ function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-export async function readLegacyBody(req: IncomingMessage, limit: string): Promise<BodyResult> {
+export async function readLegacyBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
   if (!PARSED_METHODS.has(req.method ?? '')) return { body: {} };
   const type = mediaType(req.headers['content-type']);
   const kind = JSON_TYPES.includes(type) ? 'json' : FORM_TYPES.includes(type) ? 'form' : null;

@@ -41,7 +41,8 @@ export interface LegacyDeps extends Runner {
   readonly brownouts: readonly Brownout[];
   readonly client: CoreClient;
   readonly audit: AuditRecorder;
-  readonly bodyLimit: string;
+  /** `http.bodyLimit` as the config loader read it once, in bytes, as the pass-through and the core take it. */
+  readonly bodyLimitBytes: number;
   readonly now?: () => number;
   /** Told of every answered call (metrics, the contract test's recording); none by default. */
   readonly observe?: LegacyObserver | null;
@@ -113,7 +114,7 @@ class LegacyCall implements Call {
   }
 
   async readBody(): Promise<BodyResult> {
-    const read = await readLegacyBody(this.x.req, this.shared.deps.bodyLimit);
+    const read = await readLegacyBody(this.x.req, this.shared.deps.bodyLimitBytes);
     if ('body' in read) this.body = read.body;
     return read;
   }

@@ -6,8 +6,8 @@
  * app, whose legacy and pass-through requests run on node:http outside Koa,
  * in front of a stand-in core that blocks while they wait for it.
  *
- * The gateway's main.ts passes its detector nowhere, so its server and
- * metrics use the one `startStallDetector` made; the core passes its own.
+ * Each service makes its own detector and passes it to its server and its
+ * metrics; nothing in the process is shared.
  *
  * A timing test: the detector is a real interval timer measuring a real
  * block of the event loop, so the tests wait real time for it to look.
@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import type { Middleware } from 'koa';
 import { createCoreApp } from '../../../core/src/app.ts';
 import { listen } from '../../../kernel/http/listen.ts';
-import { STALL_CHECK_MS, StallDetector, startStallDetector } from '../../../kernel/http/stall-detector.ts';
+import { STALL_CHECK_MS, StallDetector } from '../../../kernel/http/stall-detector.ts';
 import { createLogger } from '../../../kernel/logger.ts';
 import { openTestStore } from '../../helpers/stores.ts';
 import { createGatewayApp } from '../../../gateway/src/app.ts';
@@ -38,7 +38,7 @@ const stream = new Writable({
 const logger = createLogger({ level: 'warn', service: 'test', stream });
 let detector: StallDetector;
 before(() => {
-  detector = startStallDetector({ thresholdMs: 200, intervalMs: STALL_CHECK_MS, logger });
+  detector = new StallDetector({ thresholdMs: 200, intervalMs: STALL_CHECK_MS, logger }).start();
 });
 after(() => detector.stop());
 
@@ -100,8 +100,8 @@ test('the gateway\'s pass-through and legacy requests (node:http, outside Koa) a
   const coreUrl = `http://127.0.0.1:${(standIn.address() as AddressInfo).port}`;
   const config = await testConfig({ CORE_URL: coreUrl });
   const store = await openTestStore({ countCacheEntries: 0 });
-  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store });
-  const server = await listen(gateway.app, 0, '127.0.0.1');
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store, stalls: detector });
+  const server = await listen(gateway.app, 0, '127.0.0.1', { requests: detector });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const counted = detector.count();
