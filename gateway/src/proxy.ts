@@ -41,14 +41,6 @@ export function stripHopByHop(headers: IncomingHttpHeaders | Record<string, stri
   for (const name of [...HOP_BY_HOP, ...listed]) delete headers[name];
 }
 
-/** Parses sizes such as `1mb` or `512kb` (the config's form). */
-export function parseSize(text: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)$/i.exec(text.trim());
-  if (!m) throw new Error(`not a size: ${text}`);
-  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[m[2]!.toLowerCase() as 'b' | 'kb' | 'mb' | 'gb'];
-  return Math.floor(Number(m[1]) * unit);
-}
-
 /** The shape errors take where the core's route would answer them: its token endpoint speaks OAuth (RFC 6749). */
 function surfaceOf(pathname: string): Surface {
   return /^\/oauth\/token\/?$/.test(pathname) ? 'oauth' : pathname.startsWith('/operations-manager') ? 'operations-manager' : 'plain';

@@ -11,7 +11,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { parseSize } from '../../gateway/src/proxy.ts';
 import { diffSnapshots, snapshotStore } from '../helpers/store-snapshot.ts';
 import { errorShapeProblems, internalFailures, legacyAnswerProblems } from './answers.ts';
 import { fillPath, paramCount } from './requests.ts';
@@ -24,7 +23,7 @@ let world: World;
 let limit: number;
 before(async () => {
   world = await startWorld();
-  limit = parseSize(world.core.config.http.bodyLimit);
+  limit = world.core.config.http.bodyLimitBytes;
 });
 after(() => world?.close());
 
