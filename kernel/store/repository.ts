@@ -101,6 +101,12 @@ export interface Repository<T extends Keyed> {
   search(query: SearchQuery): Promise<{ docs: T[]; total: number }>;
   /** Stores a new document; a taken id or unique name is the declaration's refusal (409 unless it says otherwise). */
   insert(doc: T): Promise<T>;
+  /**
+   * Stores each document whose id is not stored yet and skips the others:
+   * records replayed after a crash (a journal's) are stored once. Answers how
+   * many were new.
+   */
+  insertNew(docs: readonly T[]): Promise<number>;
   /** Replaces without a revision check (for documents only one writer changes); 404 when it is gone. */
   replace(doc: T): Promise<T>;
   /**
@@ -174,6 +180,19 @@ export function repository<T extends Keyed>(store: Store, declaration: Collectio
     insert: async (doc) => {
       await refusingDuplicates(doc, () => collection.insertOne(asDoc(doc)));
       return doc;
+    },
+    insertNew: async (docs) => {
+      try {
+        await collection.insertMany(docs.map((d) => asDoc(d)));
+        return docs.length;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+      // The batch was refused whole: store only those not there yet.
+      const stored = new Set((await collection.findByIds(docs.map((d) => d._id))).map((d) => d['_id']));
+      const fresh = docs.filter((d) => !stored.has(d._id));
+      if (fresh.length > 0) await collection.insertMany(fresh.map((d) => asDoc(d)));
+      return fresh.length;
     },
     replace: async (doc) => {
       if (!(await refusingDuplicates(doc, () => collection.replaceOne(asDoc(doc))))) throw declaration.notFound(doc._id);

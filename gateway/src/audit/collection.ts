@@ -3,8 +3,9 @@
  * legacy call, and the archive's lease for it. Nothing else: the core's
  * collections are the core's (docs/architecture.md).
  */
-import { ARCHIVE_STATE, field, index, registry, searchedCollection } from '../../../kernel/index.ts';
+import { ARCHIVE_STATE, declareCollection, field, index, registry, searchedCollection } from '../../../kernel/index.ts';
 import type { CollectionSpec, DocType } from '../../../kernel/index.ts';
+import type { JournaledRecord } from './journal.ts';
 
 /** The gateway's record of each legacy call, for the migration audit. */
 export const audit: DocType = Object.freeze({
@@ -28,4 +29,7 @@ export const audit: DocType = Object.freeze({
   internal: new Set<string>(),
 });
 
-export const GATEWAY_COLLECTIONS: readonly CollectionSpec[] = [searchedCollection(audit), ARCHIVE_STATE];
+/** The audit collection, named once: the recorder's sink and the report read and write it through this. */
+export const AUDIT = declareCollection<JournaledRecord>(searchedCollection(audit), { noun: 'audit record' });
+
+export const GATEWAY_COLLECTIONS: readonly CollectionSpec[] = [AUDIT.spec, ARCHIVE_STATE];

@@ -3,9 +3,9 @@
  * order. Pages continue after the last key seen rather than skipping, so
  * each page is one walk of the (time, _id) index however large the audit.
  */
-import { and } from '../../../kernel/index.ts';
+import { and, repository } from '../../../kernel/index.ts';
 import type { Condition, FieldDef, Store } from '../../../kernel/index.ts';
-import { audit as auditType } from './collection.ts';
+import { AUDIT, audit as auditType } from './collection.ts';
 import type { Call } from './report.ts';
 
 const PAGE = 2000;
@@ -48,7 +48,7 @@ export async function eachStoredCall(store: Store, range: { since: number | null
   // Always bounded below, so a document without a numeric time never reaches the paging keys.
   const bounds: Condition[] = [{ kind: 'compare', op: 'gte', field: time, value: range.since ?? EARLIEST }];
   if (range.until !== null) bounds.push({ kind: 'compare', op: 'lt', field: time, value: range.until });
-  const collection = store.collection('audit');
+  const audit = repository(store, AUDIT);
   let after: { time: number; id: string } | null = null;
   let skipped = 0;
   for (;;) {
@@ -59,7 +59,7 @@ export async function eachStoredCall(store: Store, range: { since: number | null
         { kind: 'and', items: [{ kind: 'compare', op: 'eq', field: time, value: after.time }, { kind: 'compare', op: 'gt', field: id, value: after.id }] },
       ],
     }];
-    const { docs } = await collection.search({ where: and([...bounds, ...page]), sort: [{ field: time, direction: 1 }, { field: id, direction: 1 }], skip: 0, limit: PAGE });
+    const { docs } = await audit.search({ where: and([...bounds, ...page]), sort: [{ field: time, direction: 1 }, { field: id, direction: 1 }], skip: 0, limit: PAGE });
     for (const doc of docs) {
       const call = callOfRecord(doc);
       if (call) onCall(call);

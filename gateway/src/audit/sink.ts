@@ -5,8 +5,9 @@
  * recorder hands a batch over that many at a time, the event loop free
  * between, so no call waits behind more than one chunk's work.
  */
-import { DuplicateKeyError } from '../../../kernel/index.ts';
-import type { Doc, Store } from '../../../kernel/index.ts';
+import { repository } from '../../../kernel/index.ts';
+import type { Store } from '../../../kernel/index.ts';
+import { AUDIT } from './collection.ts';
 import type { JournaledRecord } from './journal.ts';
 
 export interface AuditSink {
@@ -38,15 +39,7 @@ export function isHolding(sink: AuditSink): sink is HoldingSink {
 
 /** Inserts the records; those already stored (replayed from the journal) are skipped. */
 export async function storeRecords(store: Store, records: readonly JournaledRecord[]): Promise<void> {
-  const audit = store.collection('audit');
-  try {
-    await audit.insertMany(records as readonly Doc[]);
-  } catch (err) {
-    if (!(err instanceof DuplicateKeyError)) throw err;
-    const stored = new Set((await audit.findByIds(records.map((d) => d._id))).map((d) => d['_id']));
-    const fresh = records.filter((d) => !stored.has(d._id));
-    if (fresh.length > 0) await audit.insertMany(fresh as readonly Doc[]);
-  }
+  await repository(store, AUDIT).insertNew(records);
 }
 
 /**

@@ -66,6 +66,13 @@ for (const factory of factories) {
       await assert.rejects(repository(store, GADGETS).get('x1'), { message: 'Item x1 not found', status: 404 });
     });
 
+    test('insertNew stores each document once: a replayed batch stores only what is not there yet', async () => {
+      assert.equal(await widgets.insertNew([widget('r1', 'replayed one'), widget('r2', 'replayed two')]), 2);
+      assert.equal(await widgets.insertNew([widget('r2', 'replayed two'), widget('r3', 'replayed three')]), 1, 'r2 is skipped, r3 is new');
+      assert.deepEqual((await widgets.findMany(['r1', 'r2', 'r3'])).map((w) => w._id).sort(), ['r1', 'r2', 'r3']);
+      assert.equal(await widgets.insertNew([widget('r1', 'replayed one')]), 0);
+    });
+
     test('insert then get answers the document, typed, unchanged', async () => {
       await widgets.insert(widget('w1', 'first', { tags: ['t'] }));
       const found = await widgets.get('w1');
