@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startNsoSim } from '../tools/nso-sim/server.ts';
+import { closeOnSignals } from './close-on-signals.ts';
 
 const usage = 'usage: npm run nso-sim -- [--port 8080] [--host 127.0.0.1] [--username admin] [--password admin] [--empty]';
 const options = {
@@ -43,11 +44,4 @@ const sim = await startNsoSim({ port, host: values.host, username: values.userna
 });
 console.log(`nso-sim listening on ${sim.url} (RESTCONF at ${sim.url}/restconf, legacy REST at ${sim.url}/api; user ${values.username}; ${values.empty ? 'no devices' : 'devices ce0, ce1, pe0'})`);
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  void sim.close().then(() => process.exit(0));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+closeOnSignals(() => sim.close());

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startPlatformSim } from '../tools/platform-sim/server.ts';
 import { opensslMissing } from '../tools/platform-sim/tls.ts';
+import { closeOnSignals } from './close-on-signals.ts';
 
 const usage = 'usage: npm run platform-sim -- [--core http://127.0.0.1:3001] [--port 3443] [--host 127.0.0.1] [--page-cap 100] [--plain-port 3000] [--ca-file platform-sim-ca.pem]';
 const options = {
@@ -56,11 +57,4 @@ const sim = await startPlatformSim({
 writeFileSync(values['ca-file'], sim.ca);
 console.log(`platform-sim listening on ${sim.url}${sim.plainUrl ? ` and ${sim.plainUrl}` : ''} in front of ${values.core} (page cap ${pageCap}); its CA is in ${values['ca-file']} (CORE_CA_FILE)`);
 
-let stopping = false;
-const stop = (): void => {
-  if (stopping) return;
-  stopping = true;
-  void sim.close().then(() => process.exit(0));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+closeOnSignals(() => sim.close());

@@ -5,26 +5,16 @@
  * SIGTERM then stops both services and npm start itself exits 0.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKOFF, pauseBefore } from '../../scripts/supervise.ts';
 import { ADMIN_PASSWORD, figure, login, tempDir, timed } from '../faults/support.ts';
 import { eventually as poll } from '../helpers/wait.ts';
 import { storeEnv } from '../helpers/stores.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const data = tempDir('npm-start');
 after(() => data.remove());
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 function alive(pid: number): boolean {
   try {

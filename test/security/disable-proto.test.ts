@@ -12,29 +12,19 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SERVICE_NODE_FLAGS } from '../../scripts/supervise.ts';
 import { ADMIN_PASSWORD, tempDir } from '../faults/support.ts';
 import { storeEnv } from '../helpers/stores.ts';
 import { eventually } from '../helpers/wait.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const FLAG = '--disable-proto=delete';
 const data = tempDir('disable-proto');
 after(() => data.remove());
 
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** The arguments a process was started with, as the kernel keeps them. */
 function cmdline(pid: number): string[] {

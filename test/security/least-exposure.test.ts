@@ -8,7 +8,7 @@
  * addresses").
  */
 import { spawn } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +19,7 @@ import type { RunningCore } from '../helpers/core.ts';
 import { createWorkflow, newVariable, workflow } from '../helpers/engine.ts';
 import { openTestStore, storeEnv } from '../helpers/stores.ts';
 import { makeGroup, makeUser, role } from '../helpers/users.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const schema = { type: 'object', properties: { hostname: { type: 'string' } } };
 /** Nothing listens on port 1: the adapter's probe fails with a connection error naming host and port. */
@@ -95,16 +96,6 @@ test('adapter base URLs and connection errors are shown to administrators only',
     assert.deepEqual([entry!['id'], entry!['connection'], entry!['reachable']], ['far orchestrator', { state: 'OFFLINE' }, false]);
   }
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** Whether a TCP connection to host:port is accepted. */
 function accepts(host: string, port: number): Promise<boolean> {

@@ -16,6 +16,7 @@ import { handleRestconf, restconfError } from './restconf.ts';
 import { seedTree, emptyTree } from './seed.ts';
 import type { Call, SimState } from './state.ts';
 import { Datastore } from './tree.ts';
+import { readBodyUpTo } from '../read-body.ts';
 
 export interface NsoSimOptions {
   /** 0 (the default) picks a free port. */
@@ -70,7 +71,7 @@ export async function startNsoSim(options: NsoSimOptions = {}): Promise<NsoSim> 
 
   // Refusing needs no check here: setFault destroys every open socket and new ones die on connect.
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
+    const body = (await readBodyUpTo(req, BODY_LIMIT))?.toString('utf8') ?? null;
     requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body: body ?? '' });
     if (fault.delayMs > 0) await sleep(fault.delayMs, undefined, { signal: closing.signal });
     send(res, answer(req, body, state));
@@ -157,19 +158,6 @@ export async function startNsoSim(options: NsoSimOptions = {}): Promise<NsoSim> 
   };
 }
 
-/** Reads the body as text, or answers null once it passes the limit (the rest is drained, not kept). */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= BODY_LIMIT) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > BODY_LIMIT ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function authorized(header: string | undefined, expected: string): boolean {
   const match = /^Basic\s+(\S+)$/i.exec(header ?? '');

@@ -21,6 +21,7 @@ import { makeTls } from './tls.ts';
 import type { TlsMaterial } from './tls.ts';
 import { callCore, passableHeaders } from './upstream.ts';
 import type { Upstream } from './upstream.ts';
+import { readBodyUpTo } from '../read-body.ts';
 
 export interface PlatformSimOptions {
   /** Our core, e.g. http://127.0.0.1:3001. */
@@ -65,18 +66,6 @@ export interface PlatformSim {
 
 const BODY_LIMIT = 10 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= BODY_LIMIT) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > BODY_LIMIT ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 function parseJson(text: string): Json | undefined {
   try {
@@ -149,7 +138,7 @@ export async function startPlatformSim(options: PlatformSimOptions): Promise<Pla
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, secure: boolean): Promise<void> {
-    const raw = await readBody(req);
+    const raw = await readBodyUpTo(req, BODY_LIMIT);
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'https://platform-sim.invalid');
     const record: RecordedRequest = { method, url: req.url ?? '/', headers: { ...req.headers }, body: raw?.toString('utf8') ?? '', secure, credentials: null, refused: null, ignored: [], forwarded: null };
