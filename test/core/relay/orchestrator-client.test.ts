@@ -7,10 +7,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -18,28 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Adapter } from '../../../core/src/adapters/registry.ts';
 import { OrchestratorClient } from '../../../core/src/relay/orchestrator.ts';
 import { AppError } from '../../../kernel/index.ts';
-
-/** Why certificates cannot be made here (no openssl), or null. */
-function opensslMissing(): string | null {
-  const probe = spawnSync('openssl', ['version']);
-  return probe.error || probe.status !== 0 ? 'openssl cannot be run' : null;
-}
-
-/** A throw-away CA and a certificate it signed for 127.0.0.1. */
-function makeTls(): { ca: string; key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'relay-tls-'));
-  const run = (args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
-  try {
-    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-    run(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=relay test CA']);
-    run(['req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
-    writeFileSync(join(dir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-    run(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf']);
-    return { ca: readFileSync(join(dir, 'ca.pem'), 'utf8'), key: readFileSync(join(dir, 'server.key'), 'utf8'), cert: readFileSync(join(dir, 'server.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { makeTls, opensslMissing } from '../../../tools/platform-sim/tls.ts';
 
 interface Seen {
   readonly method: string;
