@@ -73,7 +73,7 @@ function coreSection(routes: readonly AnyRoute[]): string {
     r.provenance,
     code(r.name),
     roles(r),
-    r.surface,
+    r.shape,
     r.declaredIn ? code(r.declaredIn) : '(unknown)',
   ]);
   return [
@@ -81,10 +81,10 @@ function coreSection(routes: readonly AnyRoute[]): string {
     '',
     'Paths in `@koa/router` syntax, under the core\'s root; the gateway passes each through unchanged. *Roles* are the role',
     'names of the provenance whose built-in roles allow the operation (`admin` of the provenance always does; docs/auth.md).',
-    `*Surface* is the response shape the route answers in (docs/routes.md). † marks the ${computed} paths that do not appear`,
+    `*Shape* is the response shape the route answers in (docs/routes.md). † marks the ${computed} paths that do not appear`,
     'as written in their file (built from a list or a constant there): search for the operation name instead.',
     '',
-    table(['Method', 'Path', 'Provenance', 'Operation', 'Roles', 'Surface', 'File'], rows),
+    table(['Method', 'Path', 'Provenance', 'Operation', 'Roles', 'Shape', 'File'], rows),
   ].join('\n');
 }
 
@@ -141,7 +141,7 @@ export function routeIndex(config: Readonly<AppConfig>): string {
     '<!-- Made by `npm run route-index` (scripts/route-index.ts) from the code; test/scripts/route-index.test.ts fails when it is stale. Do not edit. -->',
     '',
     'Every route the two services answer, sorted by path, with the file that declares it: a path is found here even where',
-    'its file builds it. Words (provenance, surface, legacy family): the glossary in docs/architecture.md.',
+    'its file builds it. Words (provenance, shape, legacy family): the glossary in docs/architecture.md.',
     '',
     coreSection(coreRouteTable(config)),
     '',

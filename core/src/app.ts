@@ -24,14 +24,14 @@ import type { Authority } from './engine/authority.ts';
 import { principalLoader } from './auth/principal.ts';
 import { TaskControl } from './engine/task-control.ts';
 import { findTask } from './engine/tasks/index.ts';
-import { gatewayManagerModule } from './gateway-manager/module.ts';
-import { createGatewayManager } from './gateway-manager/service.ts';
-import type { GatewayManager } from './gateway-manager/service.ts';
+import { agManagerModule } from './ag-manager/module.ts';
+import { createAgManager } from './ag-manager/service.ts';
+import type { AgManager } from './ag-manager/service.ts';
 import { healthRoutes } from './health/routes.ts';
 import { healthStatusRoutes } from './health/status.ts';
 import { bodyDepthError, bodyError, crossSiteGuard, errorHandler, forwardedRequest, metricsRoutes, observeAnswers, requestContext, routerTemplate, securityHeaders, trustedProxies } from '../../kernel/index.ts';
 import type { AnswerTap, AnyRoute, Logger, StallCount, Store } from '../../kernel/index.ts';
-import { mountRoutes, routeFinder, routeSurfaces } from './http/mount.ts';
+import { mountRoutes, routeFinder, routeShapes } from './http/mount.ts';
 import { readCredential } from './auth/credentials.ts';
 import { indexRoutes } from './indexes/routes.ts';
 import { createCoreMetrics } from './metrics/core-metrics.ts';
@@ -51,7 +51,7 @@ import type { Scheduler } from './scheduler/scheduler.ts';
 import { createWorkflowLookup } from './workflows/lookup.ts';
 import { transformationRoutes } from './transformations/routes.ts';
 import { createTransformations } from './transformations/service.ts';
-import { workflowRoutes } from './workflows/routes.ts';
+import { studioWorkflowRoutes } from './workflows/routes.ts';
 import { workflowEngineMetricsRoutes } from './workflow-engine/metrics-routes.ts';
 
 export interface CoreDeps {
@@ -76,7 +76,7 @@ export interface Core {
   readonly engine: Engine;
   /** What background work may do for its principal (docs/auth.md); a second scheduler in a test shares it. */
   readonly authority: Authority;
-  readonly gateways: GatewayManager;
+  readonly gateways: AgManager;
   /** Runs due automation-catalog schedules; started by `start()` (or a test, which may tick it instead). */
   readonly automationScheduler: Scheduler;
   /** Fires operations-manager schedule triggers; started like automationScheduler. */
@@ -97,7 +97,7 @@ export function createCoreApp(deps: CoreDeps): Core {
   const onRun = metrics ? { onRun: metrics.schedulerRun } : {};
   const limits = config.search;
   const release = config.platform.release;
-  const gateways = createGatewayManager(deps);
+  const gateways = createAgManager(deps);
   const orchestrator = orchestratorManager({ ...deps, observeRelay: metrics?.relay ?? null });
   const transformations = createTransformations(store);
   const workflows = createWorkflowLookup(store);
@@ -129,11 +129,11 @@ export function createCoreApp(deps: CoreDeps): Core {
     routesModule('operations-manager search', searchRoutes(createSearchService(store), limits)),
     engineModule(engine, controlRoutes(jobControl, new TaskControl(engine, store, jobControl), release), logger),
     routesModule('indexes', indexRoutes(store)),
-    routesModule('workflows', workflowRoutes(store, limits)),
+    routesModule('workflows', studioWorkflowRoutes(store, limits)),
     routesModule('workflow-engine metrics', workflowEngineMetricsRoutes(store, limits)),
     routesModule('health status', healthStatusRoutes({ store })),
     routesModule('authorization', authorizationRoutes({ store, auth, release, logger, methods, views: () => viewCatalog(routes), limits })),
-    gatewayManagerModule(gateways, logger),
+    agManagerModule(gateways, logger),
     orchestrator,
     routesModule('transformations', transformationRoutes(transformations, limits)),
     automationCatalog,
@@ -156,7 +156,7 @@ export function createCoreApp(deps: CoreDeps): Core {
   app.use(forwardedRequest(trustedProxies(config.http.trustedProxies)));
   app.use(requestContext(logger));
   if (metrics || deps.tap) app.use(observeAnswers('core', routerTemplate, metrics?.request ?? null, deps.tap ?? null));
-  app.use(errorHandler(logger, routeSurfaces(routes, router)));
+  app.use(errorHandler(logger, routeShapes(routes, router)));
   app.use(securityHeaders());
   app.use(authenticate(auth));
   app.use(

@@ -17,7 +17,7 @@ import { Agent, request } from 'node:http';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { coreRequestOptions } from './request-options.ts';
 import { AppError, secondsSince, writeError } from '../../kernel/index.ts';
-import type { Forwarded, ObserveRequest, Surface } from '../../kernel/index.ts';
+import type { Forwarded, ObserveRequest, ResponseShape } from '../../kernel/index.ts';
 import type { Exchange } from './front-door/chain.ts';
 
 export interface ProxyOptions {
@@ -42,7 +42,7 @@ export function stripHopByHop(headers: IncomingHttpHeaders | Record<string, stri
 }
 
 /** The shape errors take where the core's route would answer them: its token endpoint speaks OAuth (RFC 6749). */
-function surfaceOf(pathname: string): Surface {
+function shapeOf(pathname: string): ResponseShape {
   return /^\/oauth\/token\/?$/.test(pathname) ? 'oauth' : pathname.startsWith('/operations-manager') ? 'operations-manager' : 'plain';
 }
 
@@ -70,14 +70,14 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
 
   function handle(x: Exchange): void {
     const { req, res, pathname, requestId } = x;
-    const surface = surfaceOf(pathname);
+    const shape = shapeOf(pathname);
     const address = x.peer();
     const forwarded = x.forwarded();
     if (observer) {
       const started = process.hrtime.bigint();
       res.once('finish', () => observer.request(req.method, 'passthrough', res.statusCode, secondsSince(started)));
     }
-    const answerError = (appError: AppError): void => writeError(res, surface, appError, req.method);
+    const answerError = (appError: AppError): void => writeError(res, shape, appError, req.method);
     if (Number(req.headers['content-length'] || 0) > options.bodyLimitBytes) {
       answerError(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`));
       return;

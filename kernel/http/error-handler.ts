@@ -11,17 +11,17 @@ import type { ErrorCode, ErrorDetail } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { errorHeaders } from './raw-answer.ts';
 import type { RequestState } from './request-context.ts';
-import type { Surface } from './route.ts';
+import type { ResponseShape } from './route.ts';
 
-export interface SurfaceState {
-  surface?: Surface;
+export interface ShapeState {
+  shape?: ResponseShape;
 }
 
 /** The surface of the route a method and path lead to, for errors raised before the route runs. */
-export type RouteSurfaces = (method: string, path: string) => Surface | undefined;
+export type RouteShapes = (method: string, path: string) => ResponseShape | undefined;
 
-function surfaceOf(ctx: Context, routeSurfaces?: RouteSurfaces): Surface {
-  const declared = (ctx.state as SurfaceState).surface ?? routeSurfaces?.(ctx.method, ctx.path);
+function shapeOf(ctx: Context, routeShapes?: RouteShapes): ResponseShape {
+  const declared = (ctx.state as ShapeState).shape ?? routeShapes?.(ctx.method, ctx.path);
   if (declared) return declared;
   return ctx.path === '/operations-manager' || ctx.path.startsWith('/operations-manager/') ? 'operations-manager' : 'plain';
 }
@@ -33,12 +33,12 @@ const OAUTH_ERRORS: Partial<Record<AppError['code'], string>> = {
   INVALID_JSON: 'invalid_request',
 };
 
-export function renderError(surface: Surface, err: AppError): unknown {
-  if (surface === 'oauth') {
+export function renderError(shape: ResponseShape, err: AppError): unknown {
+  if (shape === 'oauth') {
     // RFC 6749 section 5.2: OAuth clients read `error`.
     return { error: OAUTH_ERRORS[err.code] ?? (err.status >= 500 ? 'server_error' : 'invalid_request'), error_description: err.message };
   }
-  if (surface === 'operations-manager') {
+  if (shape === 'operations-manager') {
     return { message: err.message, data: null, metadata: err.details.length > 0 ? { errors: err.details } : {} };
   }
   return { message: err.message, code: err.code, details: err.details };
@@ -93,8 +93,8 @@ export function bodyError(err: Error): AppError {
   return new AppError(400, 'INVALID_JSON', `Request body could not be read: ${err.message}`);
 }
 
-/** `routeSurfaces` is asked only on errors, so answering a request costs no route lookup. */
-export function errorHandler(logger: Logger, routeSurfaces?: RouteSurfaces): Middleware {
+/** `routeShapes` is asked only on errors, so answering a request costs no route lookup. */
+export function errorHandler(logger: Logger, routeShapes?: RouteShapes): Middleware {
   return async function errorHandlerMiddleware(ctx, next) {
     try {
       await next();
@@ -113,7 +113,7 @@ export function errorHandler(logger: Logger, routeSurfaces?: RouteSurfaces): Mid
       ctx.status = err.status;
       // The same headers as an error written outside Koa (raw-answer.ts).
       for (const [name, value] of Object.entries(errorHeaders(err))) ctx.set(name, String(value));
-      ctx.body = renderError(surfaceOf(ctx, routeSurfaces), err);
+      ctx.body = renderError(shapeOf(ctx, routeShapes), err);
     }
   };
 }

@@ -11,7 +11,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { TooManyRequestsError } from '../errors.ts';
 import type { AppError } from '../errors.ts';
 import { renderError } from './error-handler.ts';
-import type { Surface } from './route.ts';
+import type { ResponseShape } from './route.ts';
 
 /** What every answer carries: no sniffing, no framing, no referrer leaks. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -46,6 +46,6 @@ export function writeJson(res: ServerResponse, status: number, headers: Outgoing
 }
 
 /** Writes an error in `surface`'s shape (error-handler.ts), with the error headers. */
-export function writeError(res: ServerResponse, surface: Surface, err: AppError, method: string | undefined): void {
-  writeJson(res, err.status, errorHeaders(err), JSON.stringify(renderError(surface, err)), method);
+export function writeError(res: ServerResponse, shape: ResponseShape, err: AppError, method: string | undefined): void {
+  writeJson(res, err.status, errorHeaders(err), JSON.stringify(renderError(shape, err)), method);
 }

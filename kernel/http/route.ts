@@ -14,7 +14,7 @@ import type { Logger } from '../logger.ts';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The response shape family a route answers in (errors included). */
-export type Surface = 'operations-manager' | 'plain' | 'oauth';
+export type ResponseShape = 'operations-manager' | 'plain' | 'oauth';
 
 /** What a validator checks, for the interface's description (kernel/openapi/). */
 export type InputSchema = { readonly joi: Schema } | { readonly jsonSchema: Readonly<Record<string, unknown>> };
@@ -63,7 +63,7 @@ export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, 
    * (liveness, login).
    */
   readonly roles: readonly string[] | 'authenticated' | 'public';
-  readonly surface: Surface;
+  readonly shape: ResponseShape;
   readonly description: string;
   /**
    * The schema of the success answer's body (docs/openapi.md): on the operations-manager surface the schema
@@ -99,7 +99,7 @@ export type AnyRoute = RouteDef<any, any, any>;
 /** What a module fixes once for all its routes: whose methods they are and the shape they answer in. */
 export interface RouteOwner {
   readonly provenance: string;
-  readonly surface: Surface;
+  readonly shape: ResponseShape;
 }
 
 /** A route record without the fields its module's helper fills in. */
@@ -115,7 +115,7 @@ export type OwnedRoute<P, Q, B> = Omit<RouteDef<P, Q, B>, keyof RouteOwner>;
 export function routeHelper(owner: RouteOwner) {
   return function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(def: OwnedRoute<P, Q, B>): RouteDef<P, Q, B> {
     const declaredIn = callerFile(route);
-    return { ...def, provenance: owner.provenance, surface: owner.surface, ...(declaredIn ? { declaredIn } : {}) };
+    return { ...def, provenance: owner.provenance, shape: owner.shape, ...(declaredIn ? { declaredIn } : {}) };
   };
 }
 

@@ -8,7 +8,7 @@ import { routeHelper } from '../http/route.ts';
 import type { AnyRoute } from '../http/route.ts';
 
 export const METRICS_PROVENANCE = 'Metrics';
-const route = routeHelper({ provenance: METRICS_PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: METRICS_PROVENANCE, shape: 'plain' });
 
 export function metricsRoutes(registry: Registry): AnyRoute[] {
   return [

@@ -74,7 +74,7 @@ function requestBody(route: AnyRoute): Record<string, unknown> | undefined {
   const schema = body.schema ? toJsonSchema(body.schema) : {};
   const content: Record<string, { schema: JsonSchema }> = { 'application/json': { schema } };
   // The token endpoint takes the form encoding OAuth clients send (RFC 6749).
-  if (route.surface === 'oauth') content['application/x-www-form-urlencoded'] = { schema };
+  if (route.shape === 'oauth') content['application/x-www-form-urlencoded'] = { schema };
   return { required: true, content };
 }
 
@@ -105,10 +105,10 @@ export function routeOperation(route: AnyRoute, operationId: string): OpenApiOpe
     else {
       const body = route.answer ? toJsonSchema(route.answer) : undefined;
       const metadata = route.answerMetadata ? toJsonSchema(route.answerMetadata) : undefined;
-      responses[String(status)] = successResponse(route.surface, route.description, body, metadata);
+      responses[String(status)] = successResponse(route.shape, route.description, body, metadata);
     }
   }
-  for (const status of errorStatuses(route)) responses[String(status)] = errorResponse(route.surface, status);
+  for (const status of errorStatuses(route)) responses[String(status)] = errorResponse(route.shape, status);
   const op: OpenApiOperation = {
     operationId,
     summary: route.description,

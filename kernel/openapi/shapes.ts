@@ -6,7 +6,7 @@
  */
 import { ERROR_CODE_NAMES, ERROR_CODES } from '../errors.ts';
 import type { ErrorCodeEntry } from '../errors.ts';
-import type { Surface } from '../http/route.ts';
+import type { ResponseShape } from '../http/route.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -80,7 +80,7 @@ export const SCHEMAS: Record<string, JsonSchema> = {
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
-const ERROR_SCHEMA: Record<Surface, JsonSchema> = {
+const ERROR_SCHEMA: Record<ResponseShape, JsonSchema> = {
   'operations-manager': ref('OperationsManagerError'),
   plain: ref('PlainError'),
   oauth: ref('OAuthError'),
@@ -104,26 +104,26 @@ const ERROR_TEXT = errorTexts();
 
 const JSON_TYPE = 'application/json';
 
-const SURFACE_NAMES: Record<Surface, string> = { 'operations-manager': 'OperationsManager', plain: 'Plain', oauth: 'OAuth' };
+const SHAPE_NAMES: Record<ResponseShape, string> = { 'operations-manager': 'OperationsManager', plain: 'Plain', oauth: 'OAuth' };
 
-function errorBody(surface: Surface, status: number): OpenApiResponse {
+function errorBody(shape: ResponseShape, status: number): OpenApiResponse {
   return {
     description: ERROR_TEXT.get(status) ?? 'An error',
     headers: { 'X-Error-Code': { description: 'The stable error code (docs/errors.md)', schema: ref('ErrorCode') } },
-    content: { [JSON_TYPE]: { schema: ERROR_SCHEMA[surface] } },
+    content: { [JSON_TYPE]: { schema: ERROR_SCHEMA[shape] } },
   };
 }
 
 /** A reference to the shared error answer of a surface and status (components.responses). */
-export function errorResponse(surface: Surface, status: number): { $ref: string } {
-  return { $ref: `#/components/responses/${SURFACE_NAMES[surface]}${status}` };
+export function errorResponse(shape: ResponseShape, status: number): { $ref: string } {
+  return { $ref: `#/components/responses/${SHAPE_NAMES[shape]}${status}` };
 }
 
 /** Every error answer, once: operations refer to them rather than repeating them. */
 export function errorResponses(): Record<string, OpenApiResponse> {
   const out: Record<string, OpenApiResponse> = {};
-  for (const surface of Object.keys(SURFACE_NAMES) as Surface[]) {
-    for (const status of ERROR_TEXT.keys()) out[`${SURFACE_NAMES[surface]}${status}`] = errorBody(surface, status);
+  for (const shape of Object.keys(SHAPE_NAMES) as ResponseShape[]) {
+    for (const status of ERROR_TEXT.keys()) out[`${SHAPE_NAMES[shape]}${status}`] = errorBody(shape, status);
   }
   return out;
 }
@@ -140,8 +140,8 @@ const EMPTY_METADATA: JsonSchema = { type: 'object', additionalProperties: false
  * and `metadata`; elsewhere the route's own body. A route that declares no answer is described loosely (the
  * generic envelope, or any JSON); the route-declaration test allows none.
  */
-export function successResponse(surface: Surface, description: string, body?: JsonSchema, metadata?: JsonSchema): OpenApiResponse {
-  if (surface === 'operations-manager') {
+export function successResponse(shape: ResponseShape, description: string, body?: JsonSchema, metadata?: JsonSchema): OpenApiResponse {
+  if (shape === 'operations-manager') {
     if (!body) return jsonResponse(description, ref('OperationsManagerEnvelope'));
     return jsonResponse(description, {
       type: 'object',

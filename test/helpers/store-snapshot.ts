@@ -16,7 +16,7 @@ export type StoreSnapshot = ReadonlyMap<string, ReadonlyMap<string, string>>;
  * that sees them move although no request changed anything. A core's
  * cluster record is its heartbeat: `lastSeen` is rewritten every 30 seconds
  * and whenever the cluster's adapters are listed (GET
- * /ag-manager/getClusterAdapters, core/src/gateway-manager/service.ts).
+ * /ag-manager/getClusterAdapters, core/src/ag-manager/service.ts).
  */
 const VOLATILE: Partial<Record<string, readonly string[]>> = {
   sessions: ['lastUsed', 'expiresAt'],

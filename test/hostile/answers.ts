@@ -6,7 +6,7 @@
  * (docs/gateway.md). Also reads the captured logs for internal failures.
  */
 import { readFileSync } from 'node:fs';
-import type { Surface } from '../../kernel/http/route.ts';
+import type { ResponseShape } from '../../kernel/http/route.ts';
 import { isPlainObject } from '../../kernel/objects.ts';
 import type { Answer } from './wire.ts';
 
@@ -18,7 +18,7 @@ export const STABLE_CODES: ReadonlyMap<string, number> = new Map(
 const OAUTH_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope']);
 
 /** The surface an answer is in when no route record says: the operations-manager prefix, else plain. */
-export function surfaceOfPath(pathname: string): Surface {
+export function shapeOfPath(pathname: string): ResponseShape {
   return pathname === '/operations-manager' || pathname.startsWith('/operations-manager/') ? 'operations-manager' : 'plain';
 }
 
@@ -33,7 +33,7 @@ function detailsProblem(list: unknown): string | null {
 }
 
 /** Problems with an error answer of the core (directly or passed through); empty when it is right. */
-export function errorShapeProblems(answer: Answer, surface: Surface, head: boolean): string[] {
+export function errorShapeProblems(answer: Answer, shape: ResponseShape, head: boolean): string[] {
   const problems: string[] = [];
   const code = answer.headers['x-error-code'];
   if (typeof code !== 'string') problems.push('no X-Error-Code header');
@@ -43,7 +43,7 @@ export function errorShapeProblems(answer: Answer, surface: Surface, head: boole
   if (head) return problems;
   const body = answer.json;
   if (!isPlainObject(body)) return [...problems, `the body is not a JSON object: ${answer.text.slice(0, 200)}`];
-  if (surface === 'operations-manager') {
+  if (shape === 'operations-manager') {
     if (keys(body) !== 'data,message,metadata') problems.push(`operations-manager error has keys ${keys(body)}`);
     if (typeof body['message'] !== 'string' || body['message'] === '') problems.push('message is not a non-empty string');
     if (body['data'] !== null) problems.push('data is not null');
@@ -52,7 +52,7 @@ export function errorShapeProblems(answer: Answer, surface: Surface, head: boole
       const p = detailsProblem(body['metadata']['errors']);
       if (p) problems.push(`metadata.errors: ${p}`);
     }
-  } else if (surface === 'plain') {
+  } else if (shape === 'plain') {
     if (keys(body) !== 'code,details,message') problems.push(`plain error has keys ${keys(body)}`);
     if (typeof body['message'] !== 'string' || body['message'] === '') problems.push('message is not a non-empty string');
     if (body['code'] !== code) problems.push(`code ${String(body['code'])} differs from X-Error-Code ${String(code)}`);
@@ -70,10 +70,10 @@ export function errorShapeProblems(answer: Answer, surface: Surface, head: boole
  * Problems with a core answer. `mayRead`: the validators accepted a read,
  * so success is allowed too; otherwise only a 4xx is right.
  */
-export function coreAnswerProblems(answer: Answer, surface: Surface, options: { mayRead: boolean; head: boolean }): string[] {
+export function coreAnswerProblems(answer: Answer, shape: ResponseShape, options: { mayRead: boolean; head: boolean }): string[] {
   if (answer.status >= 500 || answer.status < 200) return [`status ${answer.status}: ${answer.text.slice(0, 300)}`];
   if (answer.status < 400) return options.mayRead ? [] : [`status ${answer.status} for a request that carries a defect: ${answer.text.slice(0, 300)}`];
-  return errorShapeProblems(answer, surface, options.head);
+  return errorShapeProblems(answer, shape, options.head);
 }
 
 /** Statuses a legacy operation may answer besides its legacy 500 (docs/gateway.md, docs/decisions.md D7, D17, D18). */

@@ -18,7 +18,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { diffSnapshots, snapshotStore } from '../helpers/store-snapshot.ts';
-import { coreAnswerProblems, internalFailures, surfaceOfPath } from './answers.ts';
+import { coreAnswerProblems, internalFailures, shapeOfPath } from './answers.ts';
 import { guard, routeRequest } from './requests.ts';
 import { describe, send } from './wire.ts';
 import { startWorld } from './world.ts';
@@ -50,9 +50,9 @@ test(`every core route answers hostile input with a 4xx in its own shape and cha
       const logsFrom = world.core.logs.length;
       const answer = await send(world.core.url, req, world.tokens);
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-      const surface = verdict.route?.surface ?? surfaceOfPath(req.pathname);
+      const shape = verdict.route?.shape ?? shapeOfPath(req.pathname);
       // OPTIONS is answered by the router itself (200 with Allow); no handler runs.
-      const problems = coreAnswerProblems(answer, surface, { mayRead: verdict.kind === 'read' || req.method === 'OPTIONS', head: req.method === 'HEAD' });
+      const problems = coreAnswerProblems(answer, shape, { mayRead: verdict.kind === 'read' || req.method === 'OPTIONS', head: req.method === 'HEAD' });
       problems.push(...internalFailures(world.core.logs, logsFrom).map((l) => `logged: ${l.slice(0, 500)}`));
       assert.deepEqual(problems, [], `${describe(req)}\n  -> ${answer.status} ${answer.text.slice(0, 300)}`);
     }),

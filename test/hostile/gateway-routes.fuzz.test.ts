@@ -23,7 +23,7 @@ import { legacyMatcher } from '../../gateway/src/legacy/match.ts';
 import { compareReleases } from '../../gateway/src/releases.ts';
 import { diffSnapshots, snapshotStore } from '../helpers/store-snapshot.ts';
 import { queryPairs } from './arbitraries.ts';
-import { coreAnswerProblems, errorShapeProblems, internalFailures, legacyAnswerProblems, surfaceOfPath } from './answers.ts';
+import { coreAnswerProblems, errorShapeProblems, internalFailures, legacyAnswerProblems, shapeOfPath } from './answers.ts';
 import { judge } from './oracle.ts';
 import { credential, guard, legacyRequest, queryString, routeRequest } from './requests.ts';
 import type { LegacyMode } from './requests.ts';
@@ -48,7 +48,7 @@ function gatewayFailures(from: number): string[] {
 /** Checks a pass-through answer against the core's table; `req` is as sent (already guarded), `sentAs` its path on the wire. */
 function assertPassedThrough(req: HostileRequest, answer: Answer, logsFrom: { core: number; gateway: number }, sentAs: string): void {
   const verdict = judge(world.table, req);
-  const problems = coreAnswerProblems(answer, verdict.route?.surface ?? surfaceOfPath(req.pathname), { mayRead: verdict.kind === 'read' || req.method === 'OPTIONS', head: false });
+  const problems = coreAnswerProblems(answer, verdict.route?.shape ?? shapeOfPath(req.pathname), { mayRead: verdict.kind === 'read' || req.method === 'OPTIONS', head: false });
   problems.push(...internalFailures(world.core.logs, logsFrom.core).map((l) => `core logged: ${l.slice(0, 400)}`));
   problems.push(...gatewayFailures(logsFrom.gateway).map((l) => `gateway logged: ${l.slice(0, 400)}`));
   assert.deepEqual(problems, [], `${describe(req)} (sent as ${sentAs})\n  -> ${answer.status} ${answer.text.slice(0, 300)}`);

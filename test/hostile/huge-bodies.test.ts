@@ -45,7 +45,7 @@ test('every core route that reads a body answers 413 in its own shape, directly 
         const req = oversized(route.method, pathname, chunked);
         const answer = await send(url, req, world.tokens);
         assert.equal(answer.status, 413, `${target}: ${describe(req)} -> ${answer.status} ${answer.text.slice(0, 200)}`);
-        assert.deepEqual(errorShapeProblems(answer, route.surface, false), [], `${target}: ${describe(req)}`);
+        assert.deepEqual(errorShapeProblems(answer, route.shape, false), [], `${target}: ${describe(req)}`);
       }
     }
   }

@@ -22,7 +22,7 @@ const tokens = (): { admin: string; reader: string } => ({ admin: core.adminToke
 const admin = (method: string, pathname: string, query = ''): HostileRequest => ({ method, pathname, query, body: { kind: 'none' }, credential: { kind: 'admin' } });
 
 test('a method a path does not take answers 405 METHOD_NOT_ALLOWED with Allow, in the surface shape, also for a method no route uses', async () => {
-  for (const [req, surface] of [
+  for (const [req, shape] of [
     [admin('PUT', '/health/live'), 'plain'],
     [admin('DELETE', '/operations-manager/jobs'), 'operations-manager'],
     [admin('TRACE', '/health/live'), 'plain'],
@@ -30,14 +30,14 @@ test('a method a path does not take answers 405 METHOD_NOT_ALLOWED with Allow, i
     const answer = await send(core.url, req, tokens());
     assert.equal(answer.status, 405, `${req.method} ${req.pathname}: ${answer.text}`);
     assert.equal(answer.headers['x-error-code'], 'METHOD_NOT_ALLOWED');
-    assert.deepEqual(errorShapeProblems(answer, surface, false), []);
+    assert.deepEqual(errorShapeProblems(answer, shape, false), []);
     assert.match(String((answer.json as { message: string }).message), new RegExp(`^${req.method} is not allowed on ${req.pathname}; it takes HEAD, GET`));
     assert.equal(answer.headers['allow'], 'HEAD, GET');
   }
 });
 
 test('malformed percent-encoding in a query parameter answers 400 naming it, on routes without a query and on the automation and trigger lists', async () => {
-  for (const [pathname, query, parameter, surface] of [
+  for (const [pathname, query, parameter, shape] of [
     ['/health/server', '%ZZ=1', '%ZZ', 'plain'],
     ['/operations-manager/automations', '%ZZ=1', '%ZZ', 'operations-manager'],
     ['/operations-manager/triggers', 'enabled=%ZZ', 'enabled', 'operations-manager'],
@@ -46,7 +46,7 @@ test('malformed percent-encoding in a query parameter answers 400 naming it, on 
     const answer = await send(core.url, admin('GET', pathname, query), tokens());
     assert.equal(answer.status, 400, `${pathname}?${query}: ${answer.text}`);
     assert.equal(answer.headers['x-error-code'], 'VALIDATION_FAILED');
-    assert.deepEqual(errorShapeProblems(answer, surface, false), []);
+    assert.deepEqual(errorShapeProblems(answer, shape, false), []);
     assert.equal((answer.json as { message: string }).message, `Invalid query: ${parameter} has malformed percent-encoding`);
   }
 });

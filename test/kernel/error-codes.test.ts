@@ -144,7 +144,7 @@ test('every status an operation may list has a shared answer, described by the c
   const route = { roles: ['admin'], input: { body: {} } } as unknown as AnyRoute;
   const responses = errorResponses();
   for (const status of errorStatuses(route)) {
-    for (const surface of ['Plain', 'OperationsManager', 'OAuth']) assert.ok(responses[`${surface}${status}`], `${surface}${status} is referenced but not defined`);
+    for (const shape of ['Plain', 'OperationsManager', 'OAuth']) assert.ok(responses[`${shape}${status}`], `${shape}${status} is referenced but not defined`);
   }
   const texts = errorTexts();
   // The 413 a store answers for a document too large is described (it was not before the catalogue).

@@ -16,7 +16,7 @@ test('docs/route-index.md is what npm run route-index makes', async () => {
 });
 
 test('a route records the file that declared it, relative to the repository, not the file of its helper', () => {
-  const route = routeHelper({ provenance: 'Test', surface: 'plain' });
+  const route = routeHelper({ provenance: 'Test', shape: 'plain' });
   const declared = route({ method: 'GET', path: '/x', name: 'getX', roles: 'public', description: 'x', answer: null, input: {}, handle: async () => ({ body: null }) });
   assert.equal(declared.declaredIn, 'test/scripts/route-index.test.ts');
 });
@@ -24,7 +24,7 @@ test('a route records the file that declared it, relative to the repository, not
 test('reading the declaring file leaves the stack trace settings as they were', () => {
   const limit = Error.stackTraceLimit;
   const prepare = Error.prepareStackTrace;
-  routeHelper({ provenance: 'Test', surface: 'plain' })({ method: 'GET', path: '/y', name: 'getY', roles: 'public', description: 'y', answer: null, input: {}, handle: async () => ({ body: null }) });
+  routeHelper({ provenance: 'Test', shape: 'plain' })({ method: 'GET', path: '/y', name: 'getY', roles: 'public', description: 'y', answer: null, input: {}, handle: async () => ({ body: null }) });
   assert.equal(Error.stackTraceLimit, limit);
   assert.equal(Error.prepareStackTrace, prepare);
   const stack = (function deep(n: number): string { return n === 0 ? String(new Error('x').stack) : deep(n - 1); })(3);

@@ -43,15 +43,15 @@ function call(base: string, method: string, path: string, token: string | null):
 }
 
 /** The error shape of each surface (docs/errors.md). */
-function assertSurfaceError(route: AnyRoute, res: JsonResponse, what: string): void {
+function assertShapedError(route: AnyRoute, res: JsonResponse, what: string): void {
   assert.equal(res.headers.get('x-error-code'), 'UNAUTHENTICATED', what);
   const body = res.body as Record<string, unknown>;
   assert.equal(typeof body, 'object', `${what}: an error object`);
   assert.equal(typeof body['message'], 'string', `${what}: names what was wrong`);
-  if (route.surface === 'operations-manager') {
+  if (route.shape === 'operations-manager') {
     assert.equal(body['data'], null, `${what}: operations-manager envelope`);
     assert.ok('metadata' in body, `${what}: operations-manager envelope`);
-  } else if (route.surface === 'plain') {
+  } else if (route.shape === 'plain') {
     assert.equal(body['code'], 'UNAUTHENTICATED', what);
   }
 }
@@ -72,7 +72,7 @@ test('every core route refuses an anonymous caller and a forged token with 401, 
         const what = `${id} via ${where} ${token ? 'with a forged token' : 'anonymous'}`;
         const res = await call(base, route.method, route.path, token);
         assert.equal(res.status, 401, what);
-        assertSurfaceError(route, res, what);
+        assertShapedError(route, res, what);
       }
     }
   }

@@ -14,7 +14,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtInTasks } from '../../core/src/engine/tasks/index.ts';
-import * as gatewayTasks from '../../core/src/gateway-manager/tasks.ts';
+import * as gatewayTasks from '../../core/src/ag-manager/tasks.ts';
 import type { JsonResponse } from '../helpers/core.ts';
 import { BASKET, fruitPicker } from '../core/transformations/helpers.ts';
 import { account, chain, errorText, NSO, readCe0, relayTask, saveWorkflow, send, startRelayFixture, storedJob, YANG_JSON } from './authority-fixture.ts';
@@ -123,7 +123,7 @@ test('every built-in task declares its reach, and what an outside-reaching one n
     }
   }
   // Gateway actions are discovered, not built in: their one reach is declared beside their handler.
-  const gateway = gatewayTasks.GATEWAY_ACTION_REACH;
+  const gateway = gatewayTasks.AG_ACTION_REACH;
   assert.ok(gateway?.outside, 'gateway action tasks declare that they reach outside');
   assert.deepEqual(f.core.core.authority.rolesFor(gateway.needs), ['AGManager.admin']);
   const outside = builtInTasks.filter((t) => t.reach.outside).map((t) => `${t.app}.${t.name}`).sort();

@@ -7,8 +7,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adapterPath, startGatewayFixture } from '../core/gateway-manager/fixture.ts';
-import type { GatewayFixture } from '../core/gateway-manager/fixture.ts';
+import { adapterPath, startGatewayFixture } from '../core/ag-manager/fixture.ts';
+import type { GatewayFixture } from '../core/ag-manager/fixture.ts';
 import { account, chain, errorText, saveWorkflow, send, startedId, storedJob } from './authority-fixture.ts';
 
 let f: GatewayFixture;

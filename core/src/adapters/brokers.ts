@@ -16,7 +16,7 @@ import { answer, arrayOf, closed, routeHelper, STRING } from '../../../kernel/in
 import type { AnyRoute } from '../../../kernel/index.ts';
 import type { Adapter, AdapterRegistry } from './registry.ts';
 
-const route = routeHelper({ provenance: 'Adapters', surface: 'plain' });
+const route = routeHelper({ provenance: 'Adapters', shape: 'plain' });
 
 /** The brokers this platform knows, in the order they are answered. */
 export const BROKERS = ['aaa', 'config', 'device'] as const;

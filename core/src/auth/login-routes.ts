@@ -10,9 +10,9 @@ import type { AuthService } from './service.ts';
 import { whoami } from './whoami.ts';
 import { WHOAMI } from './whoami.ts';
 
-const route = routeHelper({ provenance: 'Authentication', surface: 'plain' });
+const route = routeHelper({ provenance: 'Authentication', shape: 'plain' });
 /** The token endpoint answers and fails as RFC 6749 says, not in the plain shape. */
-const oauthRoute = routeHelper({ provenance: 'Authentication', surface: 'oauth' });
+const oauthRoute = routeHelper({ provenance: 'Authentication', shape: 'oauth' });
 
 interface Credentials {
   username: string;

@@ -26,7 +26,7 @@ export const PROVENANCE = 'Authorization';
 export const AUTHORIZATION_READ_ROLES = ['admin', 'apiread', 'support'] as const;
 export const AUTHORIZATION_WRITE_ROLES = ['admin'] as const;
 /** Every route of the module (accounts, groups, roles, local and service accounts) is made by this. */
-export const authorizationRoute = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+export const authorizationRoute = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 
 /** The shapes of the documents the module answers (never with secrets), for the routes' `answer`. */
 const META = stored({ created: STRING, updated: STRING }, []);

@@ -12,7 +12,7 @@ export interface Gbac {
   write: string[];
 }
 
-export interface AutomationData {
+export interface CatalogAutomationData {
   description: string;
   /** The attached workflow by name; set instead of workflowId, never with it. */
   workflow?: string;
@@ -25,11 +25,11 @@ export interface AutomationData {
   [key: string]: unknown;
 }
 
-export interface AutomationDoc {
+export interface CatalogAutomation {
   _id: string;
   name: string;
   type: 'normal';
-  data: AutomationData;
+  data: CatalogAutomationData;
   nextRunAt: string | null;
   repeatInterval: string | null;
   repeatTimezone: string | null;
@@ -48,7 +48,7 @@ export interface AutomationDoc {
 }
 
 /** The schedule properties `PUT .../:id/schedule` may change. */
-export interface ScheduleChange {
+export interface CatalogSchedule {
   nextRunAt?: string | null;
   repeatInterval?: string | null;
   repeatTimezone?: string | null;
@@ -58,7 +58,7 @@ export interface ScheduleChange {
 export const MAX_NAME_LENGTH = 256;
 
 /** A new automation: no workflow, no schedule. */
-export function newAutomation(id: string, name: string, description: string, user: string, now: number): AutomationDoc {
+export function newCatalogAutomation(id: string, name: string, description: string, user: string, now: number): CatalogAutomation {
   return {
     _id: id,
     name,
@@ -79,7 +79,7 @@ export function newAutomation(id: string, name: string, description: string, use
 }
 
 /** What answers show: everything but the revision counter. */
-export function view(doc: AutomationDoc | Doc): Doc {
+export function view(doc: CatalogAutomation | Doc): Doc {
   const { _rev: _hidden, ...shown } = doc as Doc;
   return shown;
 }
@@ -88,7 +88,7 @@ export function view(doc: AutomationDoc | Doc): Doc {
  * The export (and import) format: identity, `data` and the schedule. Run
  * state (last runs, locks, failures) belongs to the store it happened in.
  */
-export function exportView(doc: AutomationDoc): Doc {
+export function exportView(doc: CatalogAutomation): Doc {
   return {
     _id: doc._id,
     name: doc.name,
@@ -106,7 +106,7 @@ export function exportView(doc: AutomationDoc): Doc {
  * interval or timezone without an explicit `nextRunAt` schedules the first
  * run one interval (or the next cron match) from now.
  */
-export function applySchedule(doc: AutomationDoc, change: ScheduleChange, now: number, prefix: string): void {
+export function applyCatalogSchedule(doc: CatalogAutomation, change: CatalogSchedule, now: number, prefix: string): void {
   const interval = change.repeatInterval !== undefined ? change.repeatInterval : doc.repeatInterval;
   const timezone = change.repeatTimezone !== undefined ? change.repeatTimezone : doc.repeatTimezone;
   const problems: ErrorDetail[] = [];
@@ -134,7 +134,7 @@ function stringList(value: unknown): string[] | null {
   return Array.isArray(value) && value.every((v) => typeof v === 'string' && v.length > 0) ? (value as string[]) : null;
 }
 
-function optionalString(data: Record<string, unknown>, key: string, out: AutomationData, problems: ErrorDetail[], where: string): void {
+function optionalString(data: Record<string, unknown>, key: string, out: CatalogAutomationData, problems: ErrorDetail[], where: string): void {
   const value = data[key];
   if (value === undefined || value === null) return;
   if (typeof value !== 'string' || value.length === 0) problems.push({ parameter: `${where}.data.${key}`, message: 'must be a non-empty string' });
@@ -153,7 +153,7 @@ export function isoOrNull(value: unknown): string | null | undefined {
  * Reads one automation of an import document into a new stored document
  * (run state reset), or lists what is wrong with it at `where`.
  */
-export function readImported(input: unknown, where: string, user: string, now: number): { doc: AutomationDoc } | { problems: ErrorDetail[] } {
+export function readImported(input: unknown, where: string, user: string, now: number): { doc: CatalogAutomation } | { problems: ErrorDetail[] } {
   if (!isPlainObject(input)) return { problems: [{ parameter: where, message: 'must be an automation object' }] };
   const problems: ErrorDetail[] = [];
   const name = input['name'];
@@ -163,7 +163,7 @@ export function readImported(input: unknown, where: string, user: string, now: n
   const d: Record<string, unknown> = isPlainObject(data) ? data : {};
   const description = d['description'] ?? input['description'] ?? '';
   if (typeof description !== 'string') problems.push({ parameter: `${where}.data.description`, message: 'must be a string' });
-  const doc = newAutomation(isLowerCaseObjectId(input['_id']) ? input['_id'] : '', String(name), String(description), user, now);
+  const doc = newCatalogAutomation(isLowerCaseObjectId(input['_id']) ? input['_id'] : '', String(name), String(description), user, now);
   optionalString(d, 'workflow', doc.data, problems, where);
   optionalString(d, 'workflowId', doc.data, problems, where);
   optionalString(d, 'formId', doc.data, problems, where);
@@ -188,8 +188,8 @@ export function readImported(input: unknown, where: string, user: string, now: n
   if (input['disabled'] !== undefined && typeof input['disabled'] !== 'boolean') problems.push({ parameter: `${where}.disabled`, message: 'must be true or false' });
   if (problems.length > 0) return { problems };
   try {
-    const change: ScheduleChange = { nextRunAt, repeatInterval: repeatInterval as string | null, repeatTimezone: repeatTimezone as string | null, disabled: input['disabled'] === true };
-    applySchedule(doc, change, now, `${where}.`);
+    const change: CatalogSchedule = { nextRunAt, repeatInterval: repeatInterval as string | null, repeatTimezone: repeatTimezone as string | null, disabled: input['disabled'] === true };
+    applyCatalogSchedule(doc, change, now, `${where}.`);
   } catch (err) {
     if (err instanceof ValidationError) return { problems: [...err.details] };
     throw err;

@@ -13,8 +13,8 @@
  */
 import type { Caller } from '../auth/caller.ts';
 import type { Condition } from '../../../kernel/index.ts';
-import { automations as automationType } from '../store/doc-types.ts';
-import type { AutomationDoc } from './document.ts';
+import { catalogAutomations as automationType } from '../store/doc-types.ts';
+import type { CatalogAutomation } from './document.ts';
 
 export const PROVENANCE = 'AutomationCatalog';
 
@@ -30,12 +30,12 @@ function shares(caller: Caller, groups: readonly string[]): boolean {
   return groups.some((g) => caller.groupIds.has(g));
 }
 
-export function mayRead(caller: Caller, doc: AutomationDoc): boolean {
+export function mayRead(caller: Caller, doc: CatalogAutomation): boolean {
   const read = list(doc.data?.gbac?.read);
   return seesAll(caller) || read.length === 0 || shares(caller, read) || shares(caller, list(doc.data?.gbac?.write));
 }
 
-export function mayWrite(caller: Caller, doc: AutomationDoc): boolean {
+export function mayWrite(caller: Caller, doc: CatalogAutomation): boolean {
   const write = list(doc.data?.gbac?.write);
   return seesAll(caller) || (mayRead(caller, doc) && (write.length === 0 || shares(caller, write)));
 }

@@ -5,18 +5,18 @@
  */
 import type { CoreModule } from '../module.ts';
 import { CATALOG_AUTOMATIONS } from '../store/collections.ts';
-import { automations as automationType } from '../store/doc-types.ts';
+import { catalogAutomations as automationType } from '../store/doc-types.ts';
 import { Scheduler } from '../scheduler/scheduler.ts';
 import type { RunObserver } from '../scheduler/scheduler.ts';
 import { automationCatalogRoutes } from './routes.ts';
 import { AutomationCatalog } from './service.ts';
 import type { CatalogDeps } from './service.ts';
-import type { AutomationDoc } from './document.ts';
+import type { CatalogAutomation } from './document.ts';
 import type { ListLimits } from '../http/list-query.ts';
 
 export interface AutomationCatalogModule extends CoreModule {
   readonly catalog: AutomationCatalog;
-  readonly scheduler: Scheduler<AutomationDoc>;
+  readonly scheduler: Scheduler<CatalogAutomation>;
 }
 
 export interface AutomationCatalogDeps extends CatalogDeps {

@@ -8,11 +8,11 @@ import Joi from 'joi';
 import { shownJob } from '../jobs/document.ts';
 import { answer, arrayOf, BOOLEAN, closed, INTEGER, joiBody, joiObjectId, joiParams, nullable, OBJECT, oneOfValues, open, routeHelper, splitQueryString, STRING, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RouteContext, SearchQuery, Validator } from '../../../kernel/index.ts';
-import { automations as automationType } from '../store/doc-types.ts';
+import { catalogAutomations as automationType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
 import type { ListLimits } from '../http/list-query.ts';
 import { exportView, MAX_NAME_LENGTH, view } from './document.ts';
-import type { ScheduleChange } from './document.ts';
+import type { CatalogSchedule } from './document.ts';
 import { deleteIds } from './delete-body.ts';
 import { PROVENANCE } from './gbac.ts';
 import type { AutomationCatalog, UpdateOptions } from './service.ts';
@@ -21,7 +21,7 @@ import { JOB } from '../operations-manager/answers.ts';
 
 const CATALOG_READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'];
 const CATALOG_WRITE_ROLES = ['admin', 'engineering', 'operations'];
-const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 /** A catalog automation: the platform's fields typed; documents migrated from its scheduler may carry others. */
 const AUTOMATION = open(
   {
@@ -60,7 +60,7 @@ const scheduleKeys = {
   repeatInterval: Joi.string().min(1).max(200).allow(null),
   repeatTimezone: Joi.string().min(1).max(100).allow(null),
 };
-const scheduleFields = Joi.object<ScheduleChange>({ ...scheduleKeys, disabled: Joi.boolean() }).min(1);
+const scheduleFields = Joi.object<CatalogSchedule>({ ...scheduleKeys, disabled: Joi.boolean() }).min(1);
 
 const createBody = joiBody<{ name: string; description: string }>(
   Joi.object({ name: Joi.string().min(1).max(MAX_NAME_LENGTH).required(), description: Joi.string().allow('').max(10_000).required() }),
@@ -82,7 +82,7 @@ const updateBody = joiBody<{ options: UpdateOptions }>(
   }),
 );
 // The 2019.3 catalog sent schedule fields bare; `{options: {...}}` as in update is read too.
-const scheduleBody = joiBody<ScheduleChange | { options: ScheduleChange }>(Joi.alternatives().try(Joi.object({ options: scheduleFields.required() }), scheduleFields));
+const scheduleBody = joiBody<CatalogSchedule | { options: CatalogSchedule }>(Joi.alternatives().try(Joi.object({ options: scheduleFields.required() }), scheduleFields));
 const runBody = joiBody<{ formData?: Record<string, unknown> }>(Joi.object({ formData: Joi.object().unknown(true) }));
 // Read by deleteIds in the handler (see delete-body.ts); declared so a parsed body is allowed through.
 const deleteBody: Validator<unknown, unknown> = { validate: (raw) => raw };
@@ -224,7 +224,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: shownJob(await catalog.run(params.id, callerOf(ctx), body.formData)) };
       },
     }),
-    route<IdParams, Empty, ScheduleChange | { options: ScheduleChange }>({
+    route<IdParams, Empty, CatalogSchedule | { options: CatalogSchedule }>({
       method: 'PUT',
       path: `${BASE}/:id/schedule`,
       name: 'scheduleAutomation',

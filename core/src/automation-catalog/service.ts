@@ -13,11 +13,11 @@ import { principalNamed } from '../auth/principal.ts';
 import type { Authority } from '../engine/authority.ts';
 import { initiatorOf } from '../engine/new-job.ts';
 import type { Initiator } from '../engine/new-job.ts';
-import type { WorkflowDoc } from '../engine/types.ts';
+import type { StudioWorkflow } from '../engine/types.ts';
 import type { JobDoc } from '../jobs/document.ts';
 import type { WorkflowLookup } from '../workflows/lookup.ts';
-import { applySchedule, newAutomation, readImported } from './document.ts';
-import type { AutomationDoc, Gbac, ScheduleChange } from './document.ts';
+import { applyCatalogSchedule, newCatalogAutomation, readImported } from './document.ts';
+import type { CatalogAutomation, Gbac, CatalogSchedule } from './document.ts';
 import { mayRead, mayWrite, PROVENANCE, readable } from './gbac.ts';
 import { CATALOG_AUTOMATIONS } from '../store/collections.ts';
 import { fromAgendaJob } from './migrate.ts';
@@ -36,7 +36,7 @@ export interface CatalogDeps {
 const RUN_AUTOMATION = { provenance: PROVENANCE, method: 'runAutomation' };
 
 /** The `options` of `PUT .../:id`. */
-export interface UpdateOptions extends Omit<ScheduleChange, 'disabled'> {
+export interface UpdateOptions extends Omit<CatalogSchedule, 'disabled'> {
   workflow?: string | null;
   workflowId?: string | null;
   formId?: string | null;
@@ -45,7 +45,7 @@ export interface UpdateOptions extends Omit<ScheduleChange, 'disabled'> {
 }
 
 export interface ImportResult {
-  readonly imported: AutomationDoc[];
+  readonly imported: CatalogAutomation[];
   readonly failed: ErrorDetail[];
 }
 
@@ -57,33 +57,33 @@ export interface MigrationResult {
 export class AutomationCatalog {
   private readonly now: () => number;
   /** A taken name answers 400, as the platform's catalogs do (the declaration's refusal). */
-  private readonly automations: Repository<AutomationDoc>;
+  private readonly automations: Repository<CatalogAutomation>;
 
   constructor(private readonly deps: CatalogDeps) {
     this.now = deps.now ?? Date.now;
     this.automations = repository(deps.store, CATALOG_AUTOMATIONS);
   }
 
-  async create(name: string, description: string, user: string): Promise<AutomationDoc> {
-    return this.automations.insert(newAutomation(newObjectId(this.now()), name, description, user, this.now()));
+  async create(name: string, description: string, user: string): Promise<CatalogAutomation> {
+    return this.automations.insert(newCatalogAutomation(newObjectId(this.now()), name, description, user, this.now()));
   }
 
   /** The automation, if the caller may see it; one hidden from them is not found, like one that does not exist. */
-  async get(id: string, caller: Caller): Promise<AutomationDoc> {
+  async get(id: string, caller: Caller): Promise<CatalogAutomation> {
     return this.visible(await this.automations.find(id), id, caller);
   }
 
-  private visible(found: AutomationDoc | null, id: string, caller: Caller): AutomationDoc {
+  private visible(found: CatalogAutomation | null, id: string, caller: Caller): CatalogAutomation {
     if (!found || !mayRead(caller, found)) throw CATALOG_AUTOMATIONS.notFound(id);
     return found;
   }
 
   /** The automation if the caller may change it: 404 when hidden from them, 403 when seen but not theirs to write. */
-  private async writable(id: string, caller: Caller): Promise<AutomationDoc> {
+  private async writable(id: string, caller: Caller): Promise<CatalogAutomation> {
     return this.mayChange(await this.get(id, caller), caller);
   }
 
-  private mayChange(doc: AutomationDoc, caller: Caller): AutomationDoc {
+  private mayChange(doc: CatalogAutomation, caller: Caller): CatalogAutomation {
     if (!mayWrite(caller, doc)) throw new ForbiddenError(`Automation ${doc.name} may be changed only by members of its write groups`);
     return doc;
   }
@@ -116,7 +116,7 @@ export class AutomationCatalog {
   }
 
   /** Re-reads and reapplies `change` until the write lands on the revision it read (the repository's update). */
-  private modify(id: string, caller: Caller, change: (doc: AutomationDoc) => void | Promise<void>): Promise<AutomationDoc> {
+  private modify(id: string, caller: Caller, change: (doc: CatalogAutomation) => void | Promise<void>): Promise<CatalogAutomation> {
     return this.automations.update(id, async (doc) => {
       // Checked on every read: the groups may have changed since the last attempt.
       this.mayChange(this.visible(doc, id, caller), caller);
@@ -127,7 +127,7 @@ export class AutomationCatalog {
     });
   }
 
-  async update(id: string, options: UpdateOptions, caller: Caller): Promise<AutomationDoc> {
+  async update(id: string, options: UpdateOptions, caller: Caller): Promise<CatalogAutomation> {
     // Access first: a hidden automation is not found whatever the options say.
     await this.writable(id, caller);
     if (options.workflowId) await this.requireWorkflow('options.workflowId', await this.deps.workflows.byId(options.workflowId), options.workflowId);
@@ -151,12 +151,12 @@ export class AutomationCatalog {
       }
       if (options.gbac) data.gbac = { read: options.gbac.read, write: options.gbac.write };
       const { nextRunAt, repeatInterval, repeatTimezone } = options;
-      applySchedule(doc, { nextRunAt, repeatInterval, repeatTimezone }, this.now(), 'options.');
+      applyCatalogSchedule(doc, { nextRunAt, repeatInterval, repeatTimezone }, this.now(), 'options.');
     });
   }
 
-  schedule(id: string, change: ScheduleChange, caller: Caller): Promise<AutomationDoc> {
-    return this.modify(id, caller, (doc) => applySchedule(doc, change, this.now(), ''));
+  schedule(id: string, change: CatalogSchedule, caller: Caller): Promise<CatalogAutomation> {
+    return this.modify(id, caller, (doc) => applyCatalogSchedule(doc, change, this.now(), ''));
   }
 
   private async requireWorkflow(parameter: string, found: unknown, value: string): Promise<void> {
@@ -169,7 +169,7 @@ export class AutomationCatalog {
    * replaced by a new one.
    */
   async import(items: readonly unknown[], user: string): Promise<ImportResult> {
-    const imported: AutomationDoc[] = [];
+    const imported: CatalogAutomation[] = [];
     const failed: ErrorDetail[] = [];
     for (const [index, item] of items.entries()) {
       const read = readImported(item, `automations[${index}]`, user, this.now());
@@ -185,7 +185,7 @@ export class AutomationCatalog {
   }
 
   /** Inserts with the given `_id` when free, else a new one; a problem when the name is taken. */
-  private async insertFresh(doc: AutomationDoc, where: string): Promise<ErrorDetail | null> {
+  private async insertFresh(doc: CatalogAutomation, where: string): Promise<ErrorDetail | null> {
     if (doc._id === '' || (await this.automations.find(doc._id))) doc._id = newObjectId(this.now());
     try {
       await this.automations.insert(doc);
@@ -222,7 +222,7 @@ export class AutomationCatalog {
   }
 
   /** The attached workflow; 400 when none is attached or it no longer exists. */
-  private async workflowOf(doc: AutomationDoc): Promise<WorkflowDoc> {
+  private async workflowOf(doc: CatalogAutomation): Promise<StudioWorkflow> {
     const { workflow, workflowId } = doc.data;
     if (!workflow && !workflowId) throw new BadRequestError(`Automation ${doc.name} has no workflow attached; attach one with PUT /automation_catalog/automations/${doc._id}`);
     const found = workflowId ? await this.deps.workflows.byId(workflowId) : await this.deps.workflows.byName(workflow!);
@@ -246,7 +246,7 @@ export class AutomationCatalog {
    * the automation by hand; otherwise it starts nothing and the scheduler
    * records why.
    */
-  async runScheduled(doc: AutomationDoc): Promise<void> {
+  async runScheduled(doc: CatalogAutomation): Promise<void> {
     const workflow = await this.workflowOf(doc);
     const automationAt = Date.parse(doc.data.lastUpdated);
     const workflowAt = Date.parse(String(workflow['last_updated']));

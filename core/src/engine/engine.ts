@@ -18,13 +18,13 @@ import type { Initiator, StartOptions } from './new-job.ts';
 import { ENGINE_ACTOR, TaskRunner } from './runner.ts';
 import { TurnQueue } from './turns.ts';
 import { LimitError, START } from './types.ts';
-import type { TaskHandler, TaskServices, WorkflowDoc } from './types.ts';
+import type { TaskHandler, TaskServices, StudioWorkflow } from './types.ts';
 import type { Working } from './working.ts';
 
 export interface EngineDeps {
   readonly store: Store;
   readonly logger: Logger;
-  readonly workflows: { byName(name: string): Promise<WorkflowDoc | null> };
+  readonly workflows: { byName(name: string): Promise<StudioWorkflow | null> };
   readonly findTask: (app: string, name: string) => TaskHandler | undefined;
   readonly processTasksOnStart: boolean;
   readonly limits: JobLimits;

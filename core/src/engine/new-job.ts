@@ -5,7 +5,7 @@
 import { BadRequestError, checkData, newObjectId, setOwn, summary, ValidationError } from '../../../kernel/index.ts';
 import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from './types.ts';
-import type { WorkflowDoc } from './types.ts';
+import type { StudioWorkflow } from './types.ts';
 import type { JobDoc, TaskEntry } from '../jobs/document.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { PrincipalKind } from '../auth/principal.ts';
@@ -55,7 +55,7 @@ export function normalizeVariables(variables: Record<string, unknown>): Record<s
  * naming the variable. A schema saved before patterns and limits were
  * checked, and that breaks them, is refused here naming its place.
  */
-export function checkVariables(workflow: WorkflowDoc, variables: Record<string, unknown>, undefinedNames: ReadonlySet<string>, onTypeMismatch?: StartOptions['onTypeMismatch']): void {
+export function checkVariables(workflow: StudioWorkflow, variables: Record<string, unknown>, undefinedNames: ReadonlySet<string>, onTypeMismatch?: StartOptions['onTypeMismatch']): void {
   const schema = workflow.inputSchema;
   if (!schema || typeof schema !== 'object' || Object.keys(schema).length === 0) return;
   // Values that arrived undefined became null by the platform's rule; their type is not held against them.
@@ -67,7 +67,7 @@ export function checkVariables(workflow: WorkflowDoc, variables: Record<string, 
   throw new ValidationError(`Job variables do not match the workflow's inputSchema: ${summary(result.details, result.details.length)}`, result.details);
 }
 
-export function newJob(workflow: WorkflowDoc, options: StartOptions, initiator: Initiator, parent: JobDoc | null, now: number): JobDoc {
+export function newJob(workflow: StudioWorkflow, options: StartOptions, initiator: Initiator, parent: JobDoc | null, now: number): JobDoc {
   const _id = newObjectId(now);
   const iso = new Date(now).toISOString();
   const tasks: Record<string, TaskEntry> = {};

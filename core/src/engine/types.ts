@@ -34,7 +34,7 @@ export interface Transition {
   state: FinishState;
 }
 
-export interface WorkflowDoc {
+export interface StudioWorkflow {
   _id: string;
   name: string;
   description?: string;

@@ -16,7 +16,7 @@ import { isHealthAdmin } from './admin.ts';
 import { JOBS } from '../store/collections.ts';
 
 /** Health's routes, here and in the adapters' report (adapters/health.ts). */
-export const healthRoute = routeHelper({ provenance: 'Health', surface: 'plain' });
+export const healthRoute = routeHelper({ provenance: 'Health', shape: 'plain' });
 
 export interface HealthDeps {
   readonly store: Store;

@@ -14,7 +14,7 @@ import { answer, arrayOf, closed, INTEGER, joiQuery, NULL, oneOfValues, routeHel
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { JOBS } from '../store/collections.ts';
 
-const route = routeHelper({ provenance: 'Health', surface: 'plain' });
+const route = routeHelper({ provenance: 'Health', shape: 'plain' });
 
 export interface HealthStatusDeps {
   readonly store: Store;

@@ -9,7 +9,7 @@ import { withoutCredentials } from '../auth/credentials.ts';
 import { can } from '../auth/caller.ts';
 import type { Caller } from '../auth/caller.ts';
 import { ForbiddenError, QueryStringError, splitQueryString, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
-import type { AnyRoute, RawParam, RequestState, Surface, SurfaceState } from '../../../kernel/index.ts';
+import type { AnyRoute, RawParam, RequestState, ResponseShape, ShapeState } from '../../../kernel/index.ts';
 
 function checkNoQuery(queryString: string): Record<string, never> {
   let params: RawParam[];
@@ -46,7 +46,7 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
   for (const route of routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](route.path, async (ctx: Context) => {
-      (ctx.state as SurfaceState).surface = route.surface;
+      (ctx.state as ShapeState).shape = route.shape;
       const caller = authorize(route, ctx.state as AuthState);
       const rawBody = (ctx.request as { body?: unknown }).body;
       const params = route.input.params ? route.input.params.validate({ ...ctx.params }) : {};
@@ -80,9 +80,9 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
  * The surface of the route the router would run for a method and path: an
  * error raised before it runs (an unreadable body) answers in its shape too.
  */
-export function routeSurfaces(routes: readonly AnyRoute[], router: Router): (method: string, path: string) => Surface | undefined {
+export function routeShapes(routes: readonly AnyRoute[], router: Router): (method: string, path: string) => ResponseShape | undefined {
   const find = routeFinder(routes, router);
-  return (method, path) => find(method, path)?.surface;
+  return (method, path) => find(method, path)?.shape;
 }
 
 /** The route record the router would run for a method and path, for middleware that runs before it. */

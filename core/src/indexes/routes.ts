@@ -8,7 +8,7 @@ import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { CORE_COLLECTION_NAMES, CORE_COLLECTIONS } from '../store/collections.ts';
 
 const PROVENANCE = 'Pronghorn';
-const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 const indexShape = closed({ name: STRING, key: { type: 'object', additionalProperties: { enum: [1, -1, 'text'] } }, unique: BOOLEAN }, ['unique']);
 const statusShape = closed({ missing: arrayOf(indexShape), misnamed: arrayOf(indexShape), external: arrayOf(indexShape), indexed: BOOLEAN });
 const collectionParam = Joi.object({

@@ -8,7 +8,7 @@ import { answer, DOCS_ASSETS, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, joiP
 import type { AnyRoute, Asset, OpenApiDocument, RouteContext } from '../../../kernel/index.ts';
 
 const PROVENANCE = 'Documentation';
-const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 
 function sendAsset(asset: Asset, ctx: RouteContext): { body: Buffer } {
   ctx.koa.set(DOCS_HEADERS);

@@ -10,4 +10,4 @@ export const OM = 'OperationsManager';
 export const OM_READ_ROLES = ['admin', 'apiread', 'apiwrite', 'engineering', 'operations', 'support'] as const;
 export const OM_WRITE_ROLES = ['admin', 'apiwrite', 'engineering', 'operations'] as const;
 
-export const omRoute = routeHelper({ provenance: OM, surface: 'operations-manager' });
+export const omRoute = routeHelper({ provenance: OM, shape: 'operations-manager' });

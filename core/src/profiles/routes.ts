@@ -13,7 +13,7 @@ import type { ProfileService, Written } from './service.ts';
 export const PROVENANCE = 'Profiles';
 const PROFILE_READ_ROLES = ['admin', 'apiread', 'support'];
 const PROFILE_WRITE_ROLES = ['admin'];
-const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 /** A profile's properties are the operator's configuration: only its id and the common texts are typed. */
 const PROFILE = open({ id: STRING, description: STRING, type: STRING }, ['id']);
 const ENTRY = closed({ metadata: closed({ isActive: BOOLEAN, activeSync: BOOLEAN }), profile: PROFILE });

@@ -13,7 +13,7 @@ import type { Relay } from './relay.ts';
 import { adapterIdSchema, restActionSchema, restQuerySchema } from './schemas.ts';
 
 export const ORCHESTRATOR_MANAGER = 'OrchestratorManager';
-const route = routeHelper({ provenance: ORCHESTRATOR_MANAGER, surface: 'plain' });
+const route = routeHelper({ provenance: ORCHESTRATOR_MANAGER, shape: 'plain' });
 
 /** Where the relay is served: the interface's prefix, and the platform's. */
 export const RELAY_PREFIXES = ['/orchestrator_manager', '/nso_manager'] as const;

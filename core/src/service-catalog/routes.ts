@@ -29,7 +29,7 @@ import { JOB } from '../operations-manager/answers.ts';
 const SERVICE_CATALOG_READ_ROLES = ['admin', 'apiread', 'operations', 'engineering'] as const;
 const SERVICE_CATALOG_WRITE_ROLES = ['admin', 'engineering'] as const;
 const SERVICE_CATALOG_ORDER_ROLES = ['admin', 'apiwrite', 'operations', 'engineering'] as const;
-const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 
 export interface ServiceCatalogDeps {
   readonly store: Store;

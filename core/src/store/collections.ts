@@ -8,15 +8,15 @@
  */
 import { AppError, ARCHIVE_STATE, BadRequestError, declareCollection, index, jobs, plainCollection, searchedCollection, tasks } from '../../../kernel/index.ts';
 import type { CollectionSpec, Doc, Keyed } from '../../../kernel/index.ts';
-import type { AutomationDoc as CatalogAutomationDoc } from '../automation-catalog/document.ts';
+import type { CatalogAutomation } from '../automation-catalog/document.ts';
 import type { JobDoc } from '../jobs/document.ts';
-import type { WorkflowDoc } from '../engine/types.ts';
-import type { AutomationDoc as OmAutomationDoc } from '../operations-manager/automations/model.ts';
+import type { StudioWorkflow } from '../engine/types.ts';
+import type { OmAutomation } from '../operations-manager/automations/model.ts';
 import type { TriggerDoc } from '../operations-manager/triggers/model.ts';
 import type { FormDoc } from '../service-catalog/form-schema.ts';
 import type { ServiceDoc } from '../service-catalog/catalog.ts';
 import type { TransformationDoc } from '../transformations/document.ts';
-import { accounts, automations, groups, omAutomations, roles, transformations, triggers, workflows } from './doc-types.ts';
+import { accounts, catalogAutomations, groups, omAutomations, roles, transformations, triggers, workflows } from './doc-types.ts';
 
 /** A document the core reads field by field, without a type of its own yet. */
 export type PlainDoc = Doc & Keyed;
@@ -44,20 +44,20 @@ export const ROLES = declareCollection<PlainDoc>(searchedCollection(roles), {
   notFound: notFound('Role'),
   uniqueName: { parameter: 'name', of: (doc) => `${String(doc['name'])} of ${String(doc['provenance'])}` },
 });
-export const WORKFLOWS = declareCollection<WorkflowDoc>(searchedCollection(workflows), { noun: 'workflow', notFound: notFound('Workflow') });
+export const WORKFLOWS = declareCollection<StudioWorkflow>(searchedCollection(workflows), { noun: 'workflow', notFound: notFound('Workflow') });
 export const TRANSFORMATIONS = declareCollection<TransformationDoc>(searchedCollection(transformations), {
   noun: 'transformation',
   notFound: notFound('Transformation'),
   duplicate: (doc) => new BadRequestError(DUPLICATE_TRANSFORMATION_NAME, [{ parameter: 'name', message: `${JSON.stringify(doc.name)} is already the name of another transformation` }]),
 });
 /** Automation-catalog automations; a taken name answers 400, as the platform's catalogs do (the code still says what happened). */
-export const CATALOG_AUTOMATIONS = declareCollection<CatalogAutomationDoc>(searchedCollection(automations), {
+export const CATALOG_AUTOMATIONS = declareCollection<CatalogAutomation>(searchedCollection(catalogAutomations), {
   noun: 'automation',
   duplicate: (doc) => new AppError(400, 'CONFLICT', `Automation with given name already exists: ${doc.name}`, [{ parameter: 'name', message: 'is already used by another automation' }]),
 });
 export const TRIGGERS = declareCollection<TriggerDoc>(searchedCollection(triggers), { noun: 'trigger' });
 /** Operations-manager automations (the automation catalog's live in `automations`). */
-export const OM_AUTOMATIONS = declareCollection<OmAutomationDoc>(searchedCollection(omAutomations), { noun: 'automation' });
+export const OM_AUTOMATIONS = declareCollection<OmAutomation>(searchedCollection(omAutomations), { noun: 'automation' });
 export const SERVICES = declareCollection<ServiceDoc>(plainCollection('catalog_store', [index([['name', 1]], true)]), { noun: 'service', notFound: notFound('Service') });
 export const FORMS = declareCollection<FormDoc & Doc>(plainCollection('forms', [index([['name', 1]], true)]), { noun: 'form', notFound: notFound('Form') });
 export const ADAPTERS = declareCollection<PlainDoc>(plainCollection('adapters', [index([['name', 1]], true)]), { noun: 'adapter' });

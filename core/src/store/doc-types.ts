@@ -148,7 +148,7 @@ export const triggers: DocType = Object.freeze({
  * declared so the scheduler can query them in both stores; only `name` and
  * `_id` sort, being the indexed ones.
  */
-export const automations: DocType = Object.freeze({
+export const catalogAutomations: DocType = Object.freeze({
   name: 'automations',
   collection: 'automations',
   defaultSort: 'name',

@@ -17,7 +17,7 @@ export const PROVENANCE = 'Jst';
 const JST_READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
 const JST_WRITE_ROLES = ['admin', 'designer', 'engineering'];
 const JST_RUN_ROLES = ['admin', 'apiwrite', 'designer', 'engineering', 'operations'];
-const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 const AUTHOR = closed({ _id: STRING, provenance: STRING, username: STRING });
 /** Fixed fields, the editor's own (steps, view...) kept as given, and the schemas of its inputs and outputs (user-defined). */
 const TRANSFORMATION = stored(

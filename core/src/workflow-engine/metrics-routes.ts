@@ -13,7 +13,7 @@ import type { ListLimits } from '../http/list-query.ts';
 import { allWorkflows, jobMetric, taskEntries, taskMetric } from './metrics.ts';
 import type { TaskEntry } from './metrics.ts';
 
-const route = routeHelper({ provenance: 'WorkFlowEngine', surface: 'plain' });
+const route = routeHelper({ provenance: 'WorkFlowEngine', shape: 'plain' });
 /** The engine's readers: what the platform's WorkFlowEngine roles of these names allow (docs/real-platform.md). */
 const ENGINE_READ_ROLES = ['admin', 'apiread', 'engineering', 'operations', 'support'];
 

@@ -2,7 +2,7 @@
  * Finding workflows by id or by name, for the routes and for the engine,
  * and counting the jobs that still use a workflow.
  */
-import type { WorkflowDoc } from '../engine/types.ts';
+import type { StudioWorkflow } from '../engine/types.ts';
 import { jobs as jobType, repository } from '../../../kernel/index.ts';
 import type { Condition, Repository, SortKey, Store } from '../../../kernel/index.ts';
 import { JOBS, WORKFLOWS } from '../store/collections.ts';
@@ -17,11 +17,11 @@ export function byName(direction: 1 | -1 = 1): SortKey[] {
 }
 
 export interface WorkflowLookup {
-  byName(name: string): Promise<WorkflowDoc | null>;
-  byId(id: string): Promise<WorkflowDoc | null>;
+  byName(name: string): Promise<StudioWorkflow | null>;
+  byId(id: string): Promise<StudioWorkflow | null>;
 }
 
-async function findByName(workflows: Repository<WorkflowDoc>, name: string): Promise<WorkflowDoc | null> {
+async function findByName(workflows: Repository<StudioWorkflow>, name: string): Promise<StudioWorkflow | null> {
   const where: Condition = { kind: 'compare', op: 'eq', field: NAME, value: name };
   const page = await workflows.search({ where, sort: byName(), skip: 0, limit: 1 });
   return page.docs[0] ?? null;

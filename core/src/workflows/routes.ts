@@ -10,14 +10,14 @@ import type { AnyRoute, RouteContext, SearchQuery, Store } from '../../../kernel
 import { workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
 import type { ListLimits } from '../http/list-query.ts';
-import { editPath, WORKFLOW_ID, WorkflowService } from './service.ts';
+import { editPath, WORKFLOW_ID, StudioWorkflowService } from './service.ts';
 import { MAX_NAME_LENGTH } from './validate.ts';
 import { platformListQuery, platformPage } from './platform-list.ts';
 
 export const PROVENANCE = 'AutomationStudio';
 const STUDIO_READ_ROLES = ['admin', 'apiread', 'designer', 'engineering', 'operations'];
 const STUDIO_WRITE_ROLES = ['admin', 'designer', 'engineering'];
-const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 /** A workflow's body is the designer's: its tasks and transitions are user-defined. */
 const WORKFLOW = open({ _id: STRING, name: STRING, tasks: OBJECT, transitions: OBJECT }, ['_id', 'name']);
 
@@ -38,8 +38,8 @@ function username(ctx: RouteContext): string {
 }
 
 /** `limits`: the largest page a list gives (the config's `search.maxLimit`). */
-export function workflowRoutes(store: Store, limits: ListLimits): AnyRoute[] {
-  const service = new WorkflowService(store);
+export function studioWorkflowRoutes(store: Store, limits: ListLimits): AnyRoute[] {
+  const service = new StudioWorkflowService(store);
   return [
     route<Record<string, never>, Record<string, never>, { automation: Record<string, unknown> }>({
       method: 'POST',

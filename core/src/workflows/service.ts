@@ -3,7 +3,7 @@
  * checks of validate.ts, unique names, and the refusal to delete a workflow
  * that running or paused jobs still use.
  */
-import type { WorkflowDoc } from '../engine/types.ts';
+import type { StudioWorkflow } from '../engine/types.ts';
 import { ConflictError, newUuid, repository, ValidationError } from '../../../kernel/index.ts';
 import type { ErrorDetail, Repository, SearchQuery, Store } from '../../../kernel/index.ts';
 import { WORKFLOWS } from '../store/collections.ts';
@@ -27,10 +27,10 @@ function refuse(problems: readonly ErrorDetail[], what: string): never {
   throw new ValidationError(`Invalid ${what}: ${shown}${more}`, problems);
 }
 
-export class WorkflowService {
+export class StudioWorkflowService {
   readonly lookup: WorkflowLookup;
   /** A taken id or name is the factory's 409, naming `_id` or `name`. */
-  private readonly workflows: Repository<WorkflowDoc>;
+  private readonly workflows: Repository<StudioWorkflow>;
 
   constructor(private readonly store: Store) {
     this.lookup = createWorkflowLookup(store);
@@ -38,25 +38,25 @@ export class WorkflowService {
   }
 
   /** A page of workflows, as stored. */
-  search(query: SearchQuery): Promise<{ docs: WorkflowDoc[]; total: number }> {
+  search(query: SearchQuery): Promise<{ docs: StudioWorkflow[]; total: number }> {
     return this.workflows.search(query);
   }
 
   /** Ids are stored lower-case (UUIDs as the platform writes them); the 404 names the id as given. */
-  async get(id: string): Promise<WorkflowDoc> {
+  async get(id: string): Promise<StudioWorkflow> {
     const found = await this.lookup.byId(id);
     if (!found) throw WORKFLOWS.notFound(id);
     return found;
   }
 
   /** By id first, then by exact name: clients pass either. */
-  async getByIdOrName(idOrName: string): Promise<WorkflowDoc> {
+  async getByIdOrName(idOrName: string): Promise<StudioWorkflow> {
     const found = (await this.lookup.byId(idOrName)) ?? (await this.lookup.byName(idOrName));
     if (!found) throw WORKFLOWS.notFound(idOrName);
     return found;
   }
 
-  async create(input: Record<string, unknown>, user: string): Promise<WorkflowDoc> {
+  async create(input: Record<string, unknown>, user: string): Promise<StudioWorkflow> {
     const problems = validateWorkflow(input, 'automation');
     const given = input['_id'];
     if (given !== undefined && (typeof given !== 'string' || !WORKFLOW_ID.test(given))) {
@@ -78,7 +78,7 @@ export class WorkflowService {
       last_updated_by: user,
     };
     // validateWorkflow checked every field a workflow needs.
-    return this.workflows.insert(doc as WorkflowDoc);
+    return this.workflows.insert(doc as StudioWorkflow);
   }
 
   /**
@@ -86,7 +86,7 @@ export class WorkflowService {
    * `tasks` replaces all tasks), and the result must pass every check a new
    * workflow does. The id and the creation record never change.
    */
-  async update(id: string, update: Record<string, unknown>, user: string): Promise<WorkflowDoc> {
+  async update(id: string, update: Record<string, unknown>, user: string): Promise<StudioWorkflow> {
     const existing = await this.get(id);
     const problems: ErrorDetail[] = [];
     const givenId = update['_id'];
@@ -109,7 +109,7 @@ export class WorkflowService {
   }
 
   /** Refused while jobs of the workflow are running or paused: they read it as they go. */
-  async delete(id: string): Promise<WorkflowDoc> {
+  async delete(id: string): Promise<StudioWorkflow> {
     const existing = await this.get(id);
     const active = await countActiveJobs(this.store, existing.name);
     if (active > 0) {

@@ -14,7 +14,7 @@ import { pluck, RawJson } from './pluck.ts';
 import { fill, fillPath, lastPath, MissingPathValue } from './template.ts';
 import type { Scope } from './template.ts';
 import { translateQuery, UntranslatableQuery } from './translate.ts';
-import type { Entry, Method, Step } from './types.ts';
+import type { Entry, LegacyFamily, Method, Step } from './types.ts';
 import { AppError, readError, setOwn, TooManyRequestsError } from '../../../kernel/index.ts';
 
 export interface CoreCall {
@@ -89,7 +89,7 @@ export type Hatch = (args: unknown, scope: Scope, api: HatchApi) => Promise<Core
  */
 export interface HatchRecord {
   readonly name: string;
-  readonly surface: 'workflow-engine' | 'platform-core';
+  readonly family: LegacyFamily;
   readonly why: string;
   readonly with: Readonly<Record<string, unknown>>;
   readonly run: Hatch;

@@ -1,5 +1,9 @@
 /** The mapping table's shapes, as mappings/schema.json defines them. */
 
+/** The two legacy API families the mapping table rewrites; a table entry's `source` names one. */
+export const FAMILIES = ['workflow-engine', 'platform-core'] as const;
+export type LegacyFamily = (typeof FAMILIES)[number];
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
@@ -17,7 +21,7 @@ export type Step =
 export interface Entry {
   readonly id: string;
   readonly operation: string;
-  readonly source: 'workflow-engine' | 'platform-core';
+  readonly source: LegacyFamily;
   readonly legacy: Route;
   readonly deprecated: string;
   readonly removed: string;

@@ -14,8 +14,8 @@ const served = (): never => {
 };
 
 /** A JSON answer is declared like a core route's; null (the default) for the text, HTML and report answers. */
-function describe(route: Omit<RouteDef, 'handle' | 'surface' | 'answer'> & { surface?: RouteDef['surface']; answer?: RouteDef['answer'] }): AnyRoute {
-  return { surface: 'plain', answer: null, ...route, handle: served } as AnyRoute;
+function describe(route: Omit<RouteDef, 'handle' | 'shape' | 'answer'> & { shape?: RouteDef['shape']; answer?: RouteDef['answer'] }): AnyRoute {
+  return { shape: 'plain', answer: null, ...route, handle: served } as AnyRoute;
 }
 
 export const GATEWAY_LIVENESS = '/gateway/health/live';

@@ -76,7 +76,7 @@ test('the module declares its routes with the Authorization provenance and the d
     `POST /oauth/serviceAccounts createServiceAccount admin`,
     `PUT /authorization/accounts/:accountId/password setAccountPassword admin`,
   ]);
-  assert.ok(routes().every((r) => r.surface === 'plain'));
+  assert.ok(routes().every((r) => r.shape === 'plain'));
 });
 
 for (const who of ['reader', 'support'] as const) {

@@ -34,7 +34,7 @@ test('every core route declares a method name, provenance, roles, surface, its i
     assert.match(r.name, /^[A-Za-z][A-Za-z0-9]*$/, `${id} declares a method name`);
     assert.match(r.provenance, /^[A-Z][A-Za-z0-9]*$/, `${id} declares a provenance`);
     assert.ok(r.description.length > 10, `${id} describes itself`);
-    assert.ok(['operations-manager', 'plain', 'oauth'].includes(r.surface), `${id} declares a surface`);
+    assert.ok(['operations-manager', 'plain', 'oauth'].includes(r.shape), `${id} declares a shape`);
     if (r.roles === 'public') assert.ok(PUBLIC.has(id), `${id} is public but not on the documented public list`);
     else if (r.roles === 'authenticated') assert.ok(ANY_CALLER.has(id), `${id} is open to any caller but not on the documented list`);
     else assert.ok(r.roles.length > 0, `${id} names the roles that may call it`);

@@ -13,7 +13,7 @@ import { StoreUnavailableError } from '../../../kernel/errors.ts';
 import { createLogger } from '../../../kernel/logger.ts';
 import { Scheduler } from '../../../core/src/scheduler/scheduler.ts';
 import type { ScheduledDoc, SchedulerOptions } from '../../../core/src/scheduler/scheduler.ts';
-import { automations } from '../../../core/src/store/doc-types.ts';
+import { catalogAutomations as automations } from '../../../core/src/store/doc-types.ts';
 import { newObjectId } from '../../../kernel/store/ids.ts';
 import type { Doc, Store } from '../../../kernel/store/types.ts';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';

@@ -7,26 +7,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError, ValidationError } from '../../../kernel/errors.ts';
 import { readError, renderError } from '../../../kernel/http/error-handler.ts';
-import type { Surface } from '../../../kernel/http/route.ts';
+import type { ResponseShape } from '../../../kernel/http/route.ts';
 
-const SURFACES: readonly Surface[] = ['operations-manager', 'plain', 'oauth'];
+const SHAPES: readonly ResponseShape[] = ['operations-manager', 'plain', 'oauth'];
 
 test('an error rendered in any surface reads back as its code (from X-Error-Code) and its message', () => {
   for (const err of [new AppError('NOT_FOUND', 'Job 1 not found'), new AppError('CONFLICT', 'Name taken'), new AppError(429, 'TOO_MANY_REQUESTS', 'Wait')]) {
-    for (const surface of SURFACES) {
-      const read = readError(err.status, err.code, renderError(surface, err));
-      assert.equal(read.code, err.code, surface);
-      assert.equal(read.message, err.message, surface);
+    for (const shape of SHAPES) {
+      const read = readError(err.status, err.code, renderError(shape, err));
+      assert.equal(read.code, err.code, shape);
+      assert.equal(read.message, err.message, shape);
     }
   }
 });
 
 test('details come back from the envelope and from the plain shape, and reasons the message leaves out are joined to it', () => {
   const err = new ValidationError('Invalid body', [{ parameter: 'name', message: 'is required' }, { parameter: 'limit', message: 'must be a number' }]);
-  for (const surface of ['operations-manager', 'plain'] as const) {
-    const read = readError(400, undefined, renderError(surface, err));
-    assert.deepEqual(read.details, err.details, surface);
-    assert.equal(read.message, 'Invalid body (name: is required; limit: must be a number)', surface);
+  for (const shape of ['operations-manager', 'plain'] as const) {
+    const read = readError(400, undefined, renderError(shape, err));
+    assert.deepEqual(read.details, err.details, shape);
+    assert.equal(read.message, 'Invalid body (name: is required; limit: must be a number)', shape);
   }
   // A reason the message states already is not said twice.
   const stated = readError(400, undefined, { message: 'Invalid body: name is required', metadata: { errors: [{ parameter: 'name', message: 'is required' }, { parameter: 'x', message: 'is unknown' }] } });

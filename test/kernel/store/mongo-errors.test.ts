@@ -10,7 +10,7 @@ import type { Collection } from 'mongodb';
 import { MongoBulkWriteError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
 import { DocumentTooLargeError, StoreFullError, StoreUnavailableError, toAppError } from '../../../kernel/errors.ts';
 import { searchedCollection } from '../../../kernel/store/collections.ts';
-import { automations } from '../../../core/src/store/doc-types.ts';
+import { catalogAutomations as automations } from '../../../core/src/store/doc-types.ts';
 import { MongoCollection } from '../../../kernel/store/mongo/collection.ts';
 import type { StoredDoc } from '../../../kernel/store/mongo/collection.ts';
 import { mongoStoreError } from '../../../kernel/store/mongo/errors.ts';

@@ -16,8 +16,8 @@ import { DEFAULT_GRACE_MS } from '../triggers/schedule.ts';
 import { triggerScheduler } from '../triggers/scheduler.ts';
 import { triggerRoutes } from '../triggers/routes.ts';
 import { TriggerService } from '../triggers/service.ts';
-import { automationRoutes } from './routes.ts';
-import { AutomationService } from './service.ts';
+import { omAutomationRoutes } from './routes.ts';
+import { OmAutomationService } from './service.ts';
 import type { ListLimits } from '../../http/list-query.ts';
 
 export interface OmAutomationsDeps {
@@ -40,7 +40,7 @@ export interface OmAutomationsDeps {
 
 export interface OmAutomationsModule extends CoreModule {
   readonly scheduler: Scheduler;
-  readonly automations: AutomationService;
+  readonly automations: OmAutomationService;
   readonly triggers: TriggerService;
 }
 
@@ -49,13 +49,13 @@ export function createOmAutomations(deps: OmAutomationsDeps): OmAutomationsModul
   const now = deps.now ? { now: deps.now } : {};
   const workflows = deps.workflows ?? createWorkflowLookup(deps.store);
   const triggers = new TriggerService({ store: deps.store, graceMs, ...now });
-  const automations = new AutomationService({ store: deps.store, workflows, triggers, ...now });
+  const automations = new OmAutomationService({ store: deps.store, workflows, triggers, ...now });
   const runner = automationRunner({ store: deps.store, engine: deps.engine, workflows, authority: deps.authority });
   const migration = { store: deps.store, workflows, automations, triggers, logger: deps.logger, ...now };
   const scheduler = triggerScheduler({ store: deps.store, runner, logger: deps.logger, pollMs: deps.pollMs, graceMs, ...now, ...(deps.onRun ? { onRun: deps.onRun } : {}) });
   return {
     name: 'operations-manager automations',
-    routes: [...automationRoutes(automations, migration, deps.limits), ...triggerRoutes(triggers, deps.limits), ...triggerRunRoutes(triggers, runner)],
+    routes: [...omAutomationRoutes(automations, migration, deps.limits), ...triggerRoutes(triggers, deps.limits), ...triggerRunRoutes(triggers, runner)],
     scheduler,
     automations,
     triggers,

@@ -15,20 +15,20 @@ import { CATALOG_AUTOMATIONS } from '../../store/collections.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 import type { TriggerDoc } from '../triggers/model.ts';
 import type { TriggerService } from '../triggers/service.ts';
-import type { AutomationDoc } from './model.ts';
-import type { AutomationService } from './service.ts';
+import type { OmAutomation } from './model.ts';
+import type { OmAutomationService } from './service.ts';
 
 export interface MigrateDeps {
   readonly store: Store;
   readonly workflows: WorkflowLookup;
-  readonly automations: AutomationService;
+  readonly automations: OmAutomationService;
   readonly triggers: TriggerService;
   readonly logger: Logger;
   readonly now?: () => number;
 }
 
 export interface Migrated {
-  readonly automation: AutomationDoc;
+  readonly automation: OmAutomation;
   readonly triggers: TriggerDoc[];
   /** What could not be carried over exactly (a cron schedule), for the caller to review. */
   readonly warnings: string[];

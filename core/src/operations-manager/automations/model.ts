@@ -7,7 +7,7 @@ import Joi from 'joi';
 import { joiObjectId, ValidationError } from '../../../../kernel/index.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 
-export interface AutomationDoc {
+export interface OmAutomation {
   _id: string;
   name: string;
   description: string;
@@ -26,7 +26,7 @@ export interface AutomationDoc {
 }
 
 /** What a caller may set; the rest is derived or bookkeeping. */
-export interface AutomationInput {
+export interface OmAutomationInput {
   name?: string;
   description?: string;
   componentType?: 'workflows';
@@ -42,7 +42,7 @@ const fields = {
   componentName: Joi.string().max(200).allow(null),
 };
 
-export const createSchema = Joi.object<AutomationInput>({ name: name().required(), ...fields });
+export const createSchema = Joi.object<OmAutomationInput>({ name: name().required(), ...fields });
 /** An automation as exported: identity and bookkeeping (kept or ignored), and optionally its triggers. */
 export const importSchema = Joi.object({
   name: name().required(),
@@ -51,14 +51,14 @@ export const importSchema = Joi.object({
   triggers: Joi.array().items(Joi.any()).max(1000),
   created: Joi.any(), createdBy: Joi.any(), lastUpdated: Joi.any(), lastUpdatedBy: Joi.any(), migratedFrom: Joi.any(),
 });
-export const patchSchema = Joi.object<AutomationInput>({ name: name(), ...fields }).min(1);
+export const patchSchema = Joi.object<OmAutomationInput>({ name: name(), ...fields }).min(1);
 
 /**
  * The workflow an automation names: by id when given, else by name. When
  * both are given they must agree, so an automation never points at two
  * different workflows. Unknown workflows are refused.
  */
-export async function resolveComponent(workflows: WorkflowLookup, input: AutomationInput, at = 'body'): Promise<{ componentId: string | null; componentName: string | null }> {
+export async function resolveComponent(workflows: WorkflowLookup, input: OmAutomationInput, at = 'body'): Promise<{ componentId: string | null; componentName: string | null }> {
   const { componentId, componentName } = input;
   if (!componentId && !componentName) return { componentId: null, componentName: null };
   const found = componentId ? await workflows.byId(componentId) : await workflows.byName(componentName!);

@@ -11,16 +11,16 @@ import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from '../route.ts';
 import { migrateCatalogAutomation } from './migrate.ts';
 import type { MigrateDeps } from './migrate.ts';
 import { createSchema, patchSchema } from './model.ts';
-import type { AutomationInput } from './model.ts';
+import type { OmAutomationInput } from './model.ts';
 import { envelope, listEnvelope, omListQuery, view } from './om-list.ts';
-import type { AutomationService } from './service.ts';
+import type { OmAutomationService } from './service.ts';
 import { AUTOMATION, AUTOMATION_EXPORT, FAILURES, PAGE_METADATA, TRIGGER } from '../answers.ts';
 import type { ListLimits } from '../../http/list-query.ts';
 
 type Id = { id: string };
 const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
 
-export function automationRoutes(service: AutomationService, migration: MigrateDeps, limits: ListLimits): AnyRoute[] {
+export function omAutomationRoutes(service: OmAutomationService, migration: MigrateDeps, limits: ListLimits): AnyRoute[] {
   return [
     omRoute<Record<string, never>, SearchQuery, undefined>({
       method: 'GET',
@@ -33,7 +33,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
       input: { query: omListQuery(omAutomations, limits) },
       handle: ({ query }) => listEnvelope(service.collection, query, 'Successfully retrieved automations'),
     }),
-    omRoute<Record<string, never>, Record<string, never>, AutomationInput>({
+    omRoute<Record<string, never>, Record<string, never>, OmAutomationInput>({
       method: 'POST',
       path: '/operations-manager/automations',
       name: 'createAutomation',
@@ -100,7 +100,7 @@ export function automationRoutes(service: AutomationService, migration: MigrateD
         return envelope('Successfully retrieved automation', view(await service.get(params.id)));
       },
     }),
-    omRoute<Id, Record<string, never>, AutomationInput>({
+    omRoute<Id, Record<string, never>, OmAutomationInput>({
       method: 'PATCH',
       path: '/operations-manager/automations/:id',
       name: 'updateAutomation',

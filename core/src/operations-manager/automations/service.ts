@@ -12,26 +12,26 @@ import { settable } from '../triggers/model.ts';
 import type { TriggerDoc } from '../triggers/model.ts';
 import type { TriggerService } from '../triggers/service.ts';
 import { importSchema, resolveComponent } from './model.ts';
-import type { AutomationDoc, AutomationInput } from './model.ts';
+import type { OmAutomation, OmAutomationInput } from './model.ts';
 import { view } from './om-list.ts';
 
-export interface AutomationServiceDeps {
+export interface OmAutomationServiceDeps {
   readonly store: Store;
   readonly workflows: WorkflowLookup;
   readonly triggers: TriggerService;
   readonly now?: () => number;
 }
 
-export interface AutomationImport {
+export interface OmAutomationImport {
   readonly imported: Doc[];
   readonly failures: ErrorDetail[];
 }
 
-export class AutomationService {
-  readonly automations: Repository<AutomationDoc>;
+export class OmAutomationService {
+  readonly automations: Repository<OmAutomation>;
   private readonly now: () => number;
 
-  constructor(private readonly deps: AutomationServiceDeps) {
+  constructor(private readonly deps: OmAutomationServiceDeps) {
     this.automations = repository(deps.store, OM_AUTOMATIONS);
     this.now = deps.now ?? Date.now;
   }
@@ -41,14 +41,14 @@ export class AutomationService {
     return this.automations.collection;
   }
 
-  get(id: string): Promise<AutomationDoc> {
+  get(id: string): Promise<OmAutomation> {
     return this.automations.get(id);
   }
 
-  async create(input: AutomationInput, caller: Caller, options: { id?: string; migratedFrom?: string } = {}): Promise<AutomationDoc> {
+  async create(input: OmAutomationInput, caller: Caller, options: { id?: string; migratedFrom?: string } = {}): Promise<OmAutomation> {
     const component = await resolveComponent(this.deps.workflows, input);
     const at = new Date(this.now()).toISOString();
-    const doc: AutomationDoc = {
+    const doc: OmAutomation = {
       _id: options.id ?? newObjectId(),
       name: input.name!,
       description: input.description ?? '',
@@ -64,9 +64,9 @@ export class AutomationService {
     return this.automations.insert(doc);
   }
 
-  async update(id: string, patch: AutomationInput, caller: Caller): Promise<AutomationDoc> {
+  async update(id: string, patch: OmAutomationInput, caller: Caller): Promise<OmAutomation> {
     return this.automations.update(id, async (current) => {
-      const next: AutomationDoc = { ...current, ...patch, componentType: 'workflows', lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id };
+      const next: OmAutomation = { ...current, ...patch, componentType: 'workflows', lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id };
       // The workflow is looked up again from what the patch names, so id and name always agree.
       if ('componentId' in patch || 'componentName' in patch) {
         Object.assign(next, await resolveComponent(this.deps.workflows, { componentId: patch.componentId ?? null, componentName: patch.componentName ?? null }));
@@ -93,13 +93,13 @@ export class AutomationService {
    * unknown componentId falls back to the workflow of the same name, since
    * workflow ids differ between instances.
    */
-  async importMany(items: readonly unknown[], caller: Caller): Promise<AutomationImport> {
+  async importMany(items: readonly unknown[], caller: Caller): Promise<OmAutomationImport> {
     const imported: Doc[] = [];
     const failures: ErrorDetail[] = [];
     for (const [i, raw] of items.entries()) {
       const at = `automations[${i}]`;
       try {
-        const item = joiBody<AutomationInput & { _id?: string; triggers?: unknown[] }>(importSchema).validate(raw);
+        const item = joiBody<OmAutomationInput & { _id?: string; triggers?: unknown[] }>(importSchema).validate(raw);
         const byId = item.componentId ? await this.deps.workflows.byId(item.componentId) : null;
         const input = { ...item, ...(byId || !item.componentName ? {} : { componentId: null }) };
         const doc = await this.create(input, caller, item._id ? { id: item._id } : {});
@@ -115,7 +115,7 @@ export class AutomationService {
   }
 
   /** A copy under a new name, with copies of its triggers, disabled so the copy never fires twice or takes a route. */
-  async clone(id: string, name: string | undefined, caller: Caller): Promise<{ automation: AutomationDoc; triggers: TriggerDoc[] }> {
+  async clone(id: string, name: string | undefined, caller: Caller): Promise<{ automation: OmAutomation; triggers: TriggerDoc[] }> {
     const source = await this.get(id);
     const automation = await this.create({ name: name ?? `${source.name} (copy)`, description: source.description, componentId: source.componentId, componentName: source.componentName }, caller);
     const copies: TriggerDoc[] = [];

@@ -12,14 +12,14 @@
 import type { Engine } from '../../engine/engine.ts';
 import type { Authority } from '../../engine/authority.ts';
 import type { Initiator } from '../../engine/new-job.ts';
-import type { WorkflowDoc } from '../../engine/types.ts';
+import type { StudioWorkflow } from '../../engine/types.ts';
 import { shownJob } from '../../jobs/document.ts';
 import { principalNamed } from '../../auth/principal.ts';
 import type { NamedPrincipal } from '../../auth/principal.ts';
 import { BadRequestError, repository } from '../../../../kernel/index.ts';
 import type { Doc, Store } from '../../../../kernel/index.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
-import type { AutomationDoc } from '../automations/model.ts';
+import type { OmAutomation } from '../automations/model.ts';
 import { OM_AUTOMATIONS } from '../../store/collections.ts';
 import { OM } from '../route.ts';
 import type { TriggerDoc } from './model.ts';
@@ -57,7 +57,7 @@ function lastEdit(edits: readonly Edit[]): Edit | null {
 export function automationRunner(deps: RunnerDeps): AutomationRunner {
   const automations = repository(deps.store, OM_AUTOMATIONS);
 
-  async function target(trigger: TriggerDoc): Promise<{ automation: AutomationDoc; workflow: WorkflowDoc }> {
+  async function target(trigger: TriggerDoc): Promise<{ automation: OmAutomation; workflow: StudioWorkflow }> {
     const automation = await automations.find(trigger.actionId);
     if (!automation) throw new BadRequestError(`Trigger ${trigger._id} starts automation ${trigger.actionId}, which does not exist`);
     const workflow = (automation.componentId ? await deps.workflows.byId(automation.componentId) : null) ?? (automation.componentName ? await deps.workflows.byName(automation.componentName) : null);
@@ -65,7 +65,7 @@ export function automationRunner(deps: RunnerDeps): AutomationRunner {
     return { automation, workflow };
   }
 
-  async function scheduledPrincipal(trigger: TriggerDoc, automation: AutomationDoc, workflow: WorkflowDoc): Promise<NamedPrincipal> {
+  async function scheduledPrincipal(trigger: TriggerDoc, automation: OmAutomation, workflow: StudioWorkflow): Promise<NamedPrincipal> {
     const edit = lastEdit([
       { at: Date.parse(trigger.lastUpdated), by: trigger.lastUpdatedBy },
       { at: Date.parse(automation.lastUpdated), by: automation.lastUpdatedBy },

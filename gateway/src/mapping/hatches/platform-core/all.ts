@@ -73,7 +73,7 @@ export const pcAll: Hatch = async (raw, _scope, api) => {
 
 export const pcAllHatch: HatchRecord = {
   name: 'pcAll',
-  surface: 'platform-core',
+  family: 'platform-core',
   why: 'the legacy list answered everything at once; the new list pages, so the hatch reads page after page (and can filter, pick keys, or answer one match)',
   with: {
     type: 'object',

@@ -24,7 +24,7 @@ export const pcBrokerHost: Hatch = async (raw, _scope, api) => {
 
 export const pcBrokerHostHatch: HatchRecord = {
   name: 'pcBrokerHost',
-  surface: 'platform-core',
+  family: 'platform-core',
   why: 'the answer is the key of the brokers mapping named by the request, which a template path cannot pick',
   with: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1 } } },
   run: pcBrokerHost,

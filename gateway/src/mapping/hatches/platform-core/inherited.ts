@@ -52,7 +52,7 @@ export const pcInherited: Hatch = async (raw, _scope, api) => {
 
 export const pcInheritedHatch: HatchRecord = {
   name: 'pcInherited',
-  surface: 'platform-core',
+  family: 'platform-core',
   why: 'the new interface stores direct memberships only; the inherited groups and roles are a walk through memberOf',
   with: {
     type: 'object',

@@ -100,7 +100,7 @@ export const pcList: Hatch = async (raw, _scope, api) => {
 
 export const pcListHatch: HatchRecord = {
   name: 'pcList',
-  surface: 'platform-core',
+  family: 'platform-core',
   why: 'the new PATCH replaces whole lists; adding or removing one item reads the document, changes the list and writes it back',
   with: {
     type: 'object',

@@ -32,7 +32,7 @@ export const pcPage: Hatch = async (raw, _scope, api) => {
 
 export const pcPageHatch: HatchRecord = {
   name: 'pcPage',
-  surface: 'platform-core',
+  family: 'platform-core',
   why: 'a legacy limit of 0 (none) or above the largest page must be read page by page; the legacy lists had no cap',
   with: {
     type: 'object',

@@ -74,7 +74,7 @@ export const pcSearch: Hatch = async (raw, _scope, api) => {
 
 export const pcSearchHatch: HatchRecord = {
   name: 'pcSearch',
-  surface: 'platform-core',
+  family: 'platform-core',
   why: 'a MongoDB-style search body becomes the list filters (one equals, contains and startsWith), refused with its reason when it needs more',
   with: {
     type: 'object',

@@ -31,7 +31,7 @@ export const pcUpdate: Hatch = async (raw, _scope, api) => {
 
 export const pcUpdateHatch: HatchRecord = {
   name: 'pcUpdate',
-  surface: 'platform-core',
+  family: 'platform-core',
   why: 'a legacy whole-document PUT (wrapped or bare, with keys the PATCH refuses) becomes a PATCH of the changeable fields',
   with: {
     type: 'object',

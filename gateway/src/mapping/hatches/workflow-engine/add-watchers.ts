@@ -31,7 +31,7 @@ export async function weAddWatchers(args: unknown, _scope: Scope, api: HatchApi)
 
 export const weAddWatchersHatch: HatchRecord = {
   name: 'weAddWatchers',
-  surface: 'workflow-engine',
+  family: 'workflow-engine',
   why: 'watch adds only the caller; other accounts in the list are refused rather than silently left out',
   with: {
     type: 'object',

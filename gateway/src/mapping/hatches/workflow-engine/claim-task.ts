@@ -23,7 +23,7 @@ export async function weClaimTask(args: unknown, _scope: Scope, api: HatchApi): 
 
 export const weClaimTaskHatch: HatchRecord = {
   name: 'weClaimTask',
-  surface: 'workflow-engine',
+  family: 'workflow-engine',
   why: 'claim or assign depending on whether the body names a user; templates have no conditions',
   with: {
     type: 'object',

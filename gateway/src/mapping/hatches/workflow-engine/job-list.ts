@@ -36,7 +36,7 @@ export async function weJobList(args: unknown, _scope: Scope, api: HatchApi): Pr
 
 export const weJobListHatch: HatchRecord = {
   name: 'weJobList',
-  surface: 'workflow-engine',
+  family: 'workflow-engine',
   why: 'legacy status names (active, cancelled) the new search does not have, and a page given as page: {skip, limit}',
   with: {
     type: 'object',

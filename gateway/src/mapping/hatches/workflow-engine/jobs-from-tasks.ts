@@ -92,7 +92,7 @@ export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: Hat
 
 export const weJobsFromTaskQueryHatch: HatchRecord = {
   name: 'weJobsFromTaskQuery',
-  surface: 'workflow-engine',
+  family: 'workflow-engine',
   why: 'the unique jobs of the matching tasks, paged, sorted and projected as jobs with MongoDB rules',
   with: {
     type: 'object',

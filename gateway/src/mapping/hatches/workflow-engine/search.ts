@@ -55,7 +55,7 @@ export const weSearch: Hatch = async (raw, _scope, api) => {
 
 export const weSearchHatch: HatchRecord = {
   name: 'weSearch',
-  surface: 'workflow-engine',
+  family: 'workflow-engine',
   why: 'MongoDB semantics for legacy job and task searches: paging past the core\'s largest page and the projection need code',
   with: {
     type: 'object',

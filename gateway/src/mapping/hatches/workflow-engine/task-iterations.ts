@@ -18,7 +18,7 @@ export async function weTaskIterations(args: unknown, _scope: Scope, _api: Hatch
 
 export const weTaskIterationsHatch: HatchRecord = {
   name: 'weTaskIterations',
-  surface: 'workflow-engine',
+  family: 'workflow-engine',
   why: 'the answer is one task of the job\'s tasks map, picked by a key from the request, which a template path cannot name',
   with: {
     type: 'object',

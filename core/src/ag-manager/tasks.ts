@@ -24,7 +24,7 @@ export type ExecuteAction = (adapterId: string, kind: ActionKind, name: string, 
  * The gateway manager has no route that runs an action; reading what an adapter offers is the least of its routes
  * (all admin-only), so running an action through a job needs at least what that needs over HTTP.
  */
-export const GATEWAY_ACTION_REACH: TaskReach = { outside: true, needs: { provenance: AG_MANAGER, method: 'discoverModules' } };
+export const AG_ACTION_REACH: TaskReach = { outside: true, needs: { provenance: AG_MANAGER, method: 'discoverModules' } };
 
 export function taskName(action: Pick<DiscoveredAction, 'kind' | 'name'>): string {
   return `${action.kind}:${action.name}`;
@@ -62,7 +62,7 @@ export function actionTask(adapterId: string, action: DiscoveredAction, execute:
     name: taskName(action),
     app: adapterId,
     type: 'automatic',
-    reach: GATEWAY_ACTION_REACH,
+    reach: AG_ACTION_REACH,
     incoming: action.kind === 'script' ? ['args'] : ['args', 'hosts', 'groups'],
     outgoing: ['result'],
     async run(ctx) {

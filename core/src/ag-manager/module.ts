@@ -5,17 +5,17 @@
  */
 import type { Logger } from '../../../kernel/index.ts';
 import type { CoreModule } from '../module.ts';
-import { gatewayManagerRoutes } from './routes.ts';
-import type { GatewayManager } from './service.ts';
+import { agManagerRoutes } from './routes.ts';
+import type { AgManager } from './service.ts';
 
 /** Well inside INSTANCE_TTL_MS (service.ts), after which other instances stop listing this one's adapters. */
 export const PUBLISH_MS = 30_000;
 
-export function gatewayManagerModule(gateways: GatewayManager, logger: Logger): CoreModule {
+export function agManagerModule(gateways: AgManager, logger: Logger): CoreModule {
   let timer: NodeJS.Timeout | null = null;
   return {
     name: 'gateway manager',
-    routes: gatewayManagerRoutes(gateways),
+    routes: agManagerRoutes(gateways),
     bootstrap: () => gateways.publish(),
     start() {
       if (timer) return;

@@ -19,7 +19,7 @@ import type { Doc, Store } from '../../../kernel/index.ts';
 import { DISCOVERED_ACTIONS } from '../store/collections.ts';
 import { ACTION_KINDS } from './client.ts';
 import type { ActionKind, DiscoveredAction } from './client.ts';
-import { actionTask, GATEWAY_ACTION_REACH, taskName } from './tasks.ts';
+import { actionTask, AG_ACTION_REACH, taskName } from './tasks.ts';
 import type { ExecuteAction } from './tasks.ts';
 
 export interface AdapterDiscovery {
@@ -62,7 +62,7 @@ export class DiscoveredTasks {
       name,
       app,
       type: 'automatic',
-      reach: GATEWAY_ACTION_REACH,
+      reach: AG_ACTION_REACH,
       incoming: kind === 'script' ? ['args'] : ['args', 'hosts', 'groups'],
       outgoing: ['result'],
       run: async (ctx) => {

@@ -13,7 +13,7 @@ export interface AdapterSource {
 }
 
 /** The gateway adapter named `adapterId`: 404 when none is, 400 when it is another type or (unless allowed) disabled. */
-export async function findGateway(source: AdapterSource, adapterId: string, options: { allowDisabled?: boolean } = {}): Promise<Readonly<AdapterConfig>> {
+export async function findAutomationGatewayAdapter(source: AdapterSource, adapterId: string, options: { allowDisabled?: boolean } = {}): Promise<Readonly<AdapterConfig>> {
   const adapter = await source.find(adapterId);
   if (!adapter) throw new NotFoundError(`No adapter "${adapterId}" exists`);
   if (adapter.type !== 'gateway') throw new BadRequestError(`Adapter "${adapterId}" is of type ${adapter.type}, not an automation gateway`);

@@ -31,7 +31,7 @@ const PAGE = 100;
 // A gateway that keeps answering full pages is misbehaving; stop well before memory does.
 const MAX_PAGES = 100;
 
-export class GatewayError extends AppError {
+export class AgError extends AppError {
   constructor(status: 502 | 504, message: string) {
     super(status, status === 504 ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_FAILED', message);
   }
@@ -68,7 +68,7 @@ interface Answer {
   readonly body: unknown;
 }
 
-export class GatewayClient {
+export class AgClient {
   private session: Promise<string> | null = null;
   private readonly base: string;
   private readonly origin: string;
@@ -90,18 +90,18 @@ export class GatewayClient {
     for (let page = 0, offset = 0; page < MAX_PAGES; page += 1) {
       const path = `/${kind}s?offset=${offset}&limit=${PAGE}`;
       const answer = await this.authorized('GET', path, undefined, signal);
-      if (answer.status !== 200) throw new GatewayError(502, `The ${this.where} answered ${answer.status} to GET /${kind}s${messageOf(answer)}`);
+      if (answer.status !== 200) throw new AgError(502, `The ${this.where} answered ${answer.status} to GET /${kind}s${messageOf(answer)}`);
       let parsed: ReturnType<typeof actionsOf>;
       try {
         parsed = actionsOf(kind, answer.body);
       } catch {
-        throw new GatewayError(502, `The ${this.where} answered GET /${kind}s with something other than a list of ${kind}s`);
+        throw new AgError(502, `The ${this.where} answered GET /${kind}s with something other than a list of ${kind}s`);
       }
       out.push(...parsed.items);
       offset += parsed.received;
       if (parsed.received < PAGE || (parsed.total !== null && offset >= parsed.total)) return out;
     }
-    throw new GatewayError(502, `The ${this.where} listed more than ${MAX_PAGES * PAGE} ${kind}s`);
+    throw new AgError(502, `The ${this.where} listed more than ${MAX_PAGES * PAGE} ${kind}s`);
   }
 
   /** Runs one action; answers the gateway's result, whatever it says about success. */
@@ -109,7 +109,7 @@ export class GatewayClient {
     const path = `/${kind}s/${encodeURIComponent(name)}/execute`;
     const answer = await this.authorized('POST', path, body, signal);
     if (answer.status < 200 || answer.status >= 300) {
-      throw new GatewayError(502, `The ${this.where} answered ${answer.status} to running ${kind} ${name}${messageOf(answer)}`);
+      throw new AgError(502, `The ${this.where} answered ${answer.status} to running ${kind} ${name}${messageOf(answer)}`);
     }
     return answer.body;
   }
@@ -155,13 +155,13 @@ export class GatewayClient {
     if (answer.status === 401 || answer.status === 403) throw this.refused(answer, 'POST /login');
     const token = isPlainObject(answer.body) ? answer.body['token'] : undefined;
     if (answer.status !== 200 || typeof token !== 'string' || token === '') {
-      throw new GatewayError(502, `The ${this.where} answered ${answer.status} to POST /login without a token${messageOf(answer)}`);
+      throw new AgError(502, `The ${this.where} answered ${answer.status} to POST /login without a token${messageOf(answer)}`);
     }
     return token;
   }
 
-  private refused(answer: Answer, call: string): GatewayError {
-    return new GatewayError(502, `The ${this.where} refused the adapter's credentials (${answer.status} to ${call})${messageOf(answer)}`);
+  private refused(answer: Answer, call: string): AgError {
+    return new AgError(502, `The ${this.where} refused the adapter's credentials (${answer.status} to ${call})${messageOf(answer)}`);
   }
 
   private async send(method: 'GET' | 'POST', path: string, body: unknown, token: string | null, signal: AbortSignal | undefined): Promise<Answer> {
@@ -187,8 +187,8 @@ export class GatewayClient {
     } catch (err) {
       if (signal?.aborted) throw new Error(`The call to the ${this.where} was canceled`);
       const code = err instanceof RequestError ? err.code : 'unknown error';
-      if (code === 'ETIMEDOUT') throw new GatewayError(504, `The ${this.where} did not answer within ${timeoutMs} ms`);
-      throw new GatewayError(502, `The ${this.where} is unreachable (${code})`);
+      if (code === 'ETIMEDOUT') throw new AgError(504, `The ${this.where} did not answer within ${timeoutMs} ms`);
+      throw new AgError(502, `The ${this.where} is unreachable (${code})`);
     }
     let parsed: unknown = text;
     try {

@@ -12,12 +12,12 @@
 import Joi from 'joi';
 import { answer, arrayOf, closed, INTEGER, joiParams, oneOfValues, routeHelper, STRING } from '../../../kernel/index.ts';
 import type { AnswerShape, AnyRoute } from '../../../kernel/index.ts';
-import type { GatewayManager } from './service.ts';
+import type { AgManager } from './service.ts';
 
 export const PROVENANCE = 'AGManager';
 /** The application's admin role only (admins, through the `admins` group). */
 const AG_MANAGER_ROLES = ['admin'];
-const route = routeHelper({ provenance: PROVENANCE, surface: 'plain' });
+const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 // Adapter names are config names: anything but "/" (config/schema.ts), so spaces arrive percent-encoded.
 const adapterParam = Joi.object({ adapterId: Joi.string().min(1).max(200).pattern(/^[^/]+$/).required() });
 
@@ -29,7 +29,7 @@ const removed = closed({ adapterId: STRING, removed: INTEGER, tasks: arrayOf(STR
 const results = (item: AnswerShape) => answer(closed({ results: arrayOf(item), total: INTEGER }));
 const clusterAdapter = closed({ id: STRING, type: oneOfValues('gateway'), baseUrl: STRING, instance: STRING });
 
-export function gatewayManagerRoutes(manager: GatewayManager): AnyRoute[] {
+export function agManagerRoutes(manager: AgManager): AnyRoute[] {
   return [
     route<AdapterParams>({
       method: 'GET',

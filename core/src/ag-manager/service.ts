@@ -13,9 +13,9 @@ import { AppError, NotFoundError, repository } from '../../../kernel/index.ts';
 import type { Logger, Store } from '../../../kernel/index.ts';
 import type { TaskHandler } from '../engine/types.ts';
 import { createAdapterRegistry, displayUrl } from '../adapters/registry.ts';
-import { findGateway } from './adapters.ts';
+import { findAutomationGatewayAdapter } from './adapters.ts';
 import type { AdapterSource } from './adapters.ts';
-import { ACTION_KINDS, GatewayClient } from './client.ts';
+import { ACTION_KINDS, AgClient } from './client.ts';
 import type { DiscoveredAction } from './client.ts';
 import { DiscoveredTasks } from './registry.ts';
 import { taskName } from './tasks.ts';
@@ -39,7 +39,7 @@ export interface UndiscoverAnswer {
   readonly tasks: string[];
 }
 
-export interface ClusterAdapter {
+export interface AutomationGatewayAdapter {
   readonly id: string;
   readonly type: 'gateway';
   readonly baseUrl: string;
@@ -47,7 +47,7 @@ export interface ClusterAdapter {
   readonly instance: string;
 }
 
-export interface GatewayManagerDeps {
+export interface AgManagerDeps {
   readonly adapters: AdapterSource;
   readonly logger: Logger;
   /** How this core instance is named in cluster listings. */
@@ -62,12 +62,12 @@ export const INSTANCE_TTL_MS = 90_000;
 
 const RELOADED = 'the task registry was reloaded in place; nothing restarts (the platform restarts the application here)';
 
-export class GatewayManager {
+export class AgManager {
   readonly registry: DiscoveredTasks;
   // One client per adapter keeps its gateway session; a changed adapter definition gets a new one.
-  private readonly clients = new Map<string, { readonly definition: string; readonly client: GatewayClient }>();
+  private readonly clients = new Map<string, { readonly definition: string; readonly client: AgClient }>();
 
-  constructor(private readonly deps: GatewayManagerDeps) {
+  constructor(private readonly deps: AgManagerDeps) {
     this.registry = new DiscoveredTasks(deps.store, this.execute);
   }
 
@@ -75,7 +75,7 @@ export class GatewayManager {
   readonly findTask = (app: string, name: string): TaskHandler | undefined => this.registry.find(app, name);
 
   async discover(adapterId: string, logger: Logger = this.deps.logger): Promise<DiscoverAnswer> {
-    const adapter = await findGateway(this.deps.adapters, adapterId);
+    const adapter = await findAutomationGatewayAdapter(this.deps.adapters, adapterId);
     const client = this.client(adapter);
     const lists = await Promise.all(ACTION_KINDS.map((kind) => client.list(kind)));
     const actions = new Map<string, DiscoveredAction>();
@@ -108,7 +108,7 @@ export class GatewayManager {
   async undiscover(adapterId: string, logger: Logger = this.deps.logger): Promise<UndiscoverAnswer> {
     const removed = await this.registry.remove(adapterId);
     // Nothing stored: still an error to name an adapter that does not exist (or is no gateway).
-    if (removed === null) await findGateway(this.deps.adapters, adapterId, { allowDisabled: true });
+    if (removed === null) await findAutomationGatewayAdapter(this.deps.adapters, adapterId, { allowDisabled: true });
     const tasks = removed ?? [];
     logger.info(`AG Manager removed the discovered actions of gateway adapter "${adapterId}"; ${RELOADED}`, { adapterId, removed: tasks.length });
     return { adapterId, removed: tasks.length, tasks };
@@ -121,7 +121,7 @@ export class GatewayManager {
   }
 
   /** This instance's gateway adapters. */
-  private async ownAdapters(): Promise<ClusterAdapter[]> {
+  private async ownAdapters(): Promise<AutomationGatewayAdapter[]> {
     const adapters = await this.deps.adapters.list();
     return adapters.filter((a) => a.type === 'gateway').map((a) => ({ id: a.name, type: 'gateway', baseUrl: displayUrl(a.baseUrl), instance: this.deps.instance }));
   }
@@ -133,20 +133,20 @@ export class GatewayManager {
   }
 
   /** The gateway adapters of every core instance heard from lately, this one included. */
-  async clusterAdapters(): Promise<ClusterAdapter[]> {
+  async clusterAdapters(): Promise<AutomationGatewayAdapter[]> {
     await this.publish();
     const since = (this.deps.now ?? Date.now)() - INSTANCE_TTL_MS;
     const page = await repository(this.deps.store, CLUSTER).search({ where: null, sort: [], skip: 0, limit: 1000 });
     return page.docs
       .filter((d) => typeof d['lastSeen'] === 'number' && (d['lastSeen'] as number) >= since)
-      .flatMap((d) => (Array.isArray(d['adapters']) ? (d['adapters'] as ClusterAdapter[]) : []))
+      .flatMap((d) => (Array.isArray(d['adapters']) ? (d['adapters'] as AutomationGatewayAdapter[]) : []))
       .sort((a, b) => a.instance.localeCompare(b.instance));
   }
 
   private readonly execute: ExecuteAction = async (adapterId, kind, name, body, signal) => {
     let adapter: Readonly<AdapterConfig>;
     try {
-      adapter = await findGateway(this.deps.adapters, adapterId);
+      adapter = await findAutomationGatewayAdapter(this.deps.adapters, adapterId);
     } catch (err) {
       // The task was discovered while the adapter existed; say so rather than a bare 404 text.
       if (err instanceof NotFoundError) throw new Error(`Gateway adapter "${adapterId}" no longer exists`);
@@ -155,11 +155,11 @@ export class GatewayManager {
     return this.client(adapter).execute(kind, name, body, signal);
   };
 
-  private client(adapter: Readonly<AdapterConfig>): GatewayClient {
+  private client(adapter: Readonly<AdapterConfig>): AgClient {
     const definition = JSON.stringify(adapter);
     const cached = this.clients.get(adapter.name);
     if (cached && cached.definition === definition) return cached.client;
-    const client = new GatewayClient(adapter);
+    const client = new AgClient(adapter);
     this.clients.set(adapter.name, { definition, client });
     return client;
   }
@@ -169,11 +169,11 @@ export class GatewayManager {
  * The manager over the adapter registry (configured and stored adapters),
  * naming this instance `<host>:<core port>` in cluster listings.
  */
-export function createGatewayManager(deps: {
+export function createAgManager(deps: {
   readonly config: { readonly adapters: readonly AdapterConfig[]; readonly core: { readonly port: number } };
   readonly store: Store;
   readonly logger: Logger;
-}): GatewayManager {
+}): AgManager {
   const adapters = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
-  return new GatewayManager({ adapters, logger: deps.logger, instance: `${hostname()}:${deps.config.core.port}`, store: deps.store });
+  return new AgManager({ adapters, logger: deps.logger, instance: `${hostname()}:${deps.config.core.port}`, store: deps.store });
 }
