@@ -18,6 +18,7 @@ import { auditReportRoute } from './audit/report-route.ts';
 import { createCoreClient } from './core-client.ts';
 import type { CoreClient } from './core-client.ts';
 import { gatewayDoor } from './front-door/door.ts';
+import { GatewayResponse } from './front-door/response.ts';
 import type { Stage } from './front-door/chain.ts';
 import { exchangeOf, fromFrontDoor } from './front-door/koa-stage.ts';
 import { legacyStage } from './legacy/dispatch.ts';
@@ -72,6 +73,8 @@ export interface Gateway {
 
 /** Koa, behind the front door: `callback()` answers with the door, which hands Koa only the gateway's own routes. */
 class GatewayKoa extends Koa {
+  /** Its answers add the request id and the security headers as their head is written (front-door/response.ts); listen.ts uses it. */
+  readonly serverResponse = GatewayResponse;
   door: { logger: Logger; trusted: TrustedProxies; legacy: Stage; passThrough: PassThrough } | null = null;
 
   override callback(): ReturnType<Koa['callback']> {
@@ -105,7 +108,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     client,
     audit,
     hatches,
-    searchMaxLimit: deps.config.search.maxLimit,
+    upstreamPageMax: deps.config.gateway.upstreamPageMax,
     bodyLimitBytes: deps.config.http.bodyLimitBytes,
     observe: legacyObserver(metrics, deps.tap ?? null),
   });

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ServerOptions } from 'node:http';
 import type Koa from 'koa';
 import { requestIdOf } from './request-context.ts';
 import type { RequestNotes } from './stall-detector.ts';
@@ -44,8 +45,12 @@ export interface ListenOptions {
   readonly requests?: RequestNotes;
 }
 
-export function listen(app: Koa, port: number, host: string, options: ListenOptions = {}): Promise<Server> {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, takeTurns(noted(app.callback(), options.requests ?? null), REQUESTS_PER_TURN));
+/** An app that writes some of its headers in a response class of its own (the gateway's front door) names it here. */
+export type ListenedApp = Koa & { readonly serverResponse?: ServerOptions['ServerResponse'] };
+
+export function listen(app: ListenedApp, port: number, host: string, options: ListenOptions = {}): Promise<Server> {
+  const serverOptions: ServerOptions = app.serverResponse ? { maxHeaderSize: MAX_HEADER_BYTES, ServerResponse: app.serverResponse } : { maxHeaderSize: MAX_HEADER_BYTES };
+  const server = createServer(serverOptions, takeTurns(noted(app.callback(), options.requests ?? null), REQUESTS_PER_TURN));
   // Clients on keep-alive connections (the gateway's pool) must see the close first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
