@@ -91,17 +91,51 @@ export function field(path: string, type: ScalarType, options: FieldOptions = {}
   });
 }
 
-export function registry(defs: FieldDef[]): ReadonlyMap<string, FieldDef> {
+export function registry(defs: readonly FieldDef[]): ReadonlyMap<string, FieldDef> {
   return new Map(defs.map((d) => [d.path, d]));
 }
 
 export const epoch = { dateEncoding: 'epochMs' } as const;
 export const iso = { dateEncoding: 'isoString' } as const;
 
-export const jobs: DocType = Object.freeze({
+/**
+ * What a document type says of itself; the rest defaults: its collection bears its name, lists sort by
+ * `name`, and nothing is dereferenced or hidden. Lists of names become the sets and the field map the
+ * search machinery reads.
+ */
+export interface DocTypeSpec {
+  readonly name: string;
+  readonly collection?: string;
+  readonly defaultSort?: string;
+  readonly indexes: readonly IndexDescription[];
+  readonly fields: readonly FieldDef[];
+  readonly properties: readonly string[];
+  readonly dereferences?: readonly string[];
+  readonly dereferenceOnly?: readonly string[];
+  readonly internal?: readonly string[];
+}
+
+export function docType(spec: DocTypeSpec): DocType {
+  return Object.freeze({
+    name: spec.name,
+    collection: spec.collection ?? spec.name,
+    defaultSort: spec.defaultSort ?? 'name',
+    indexes: spec.indexes,
+    fields: registry(spec.fields),
+    properties: new Set(spec.properties),
+    dereferences: new Set(spec.dereferences),
+    dereferenceOnly: new Set(spec.dereferenceOnly),
+    internal: new Set(spec.internal),
+  });
+}
+
+/** `_id` and `name`, both sortable: the pair every named collection lists by. */
+export function identity(idType: 'objectId' | 'uuid'): FieldDef[] {
+  return [field('_id', idType, { sortable: true }), field('name', 'string', { sortable: true })];
+}
+
+export const jobs: DocType = docType({
   name: 'jobs',
-  collection: 'jobs',
-  defaultSort: 'name',
   indexes: [
     index([['name', 1], ['_id', 1]]),
     index([['status', 1], ['name', 1], ['_id', 1]]),
@@ -117,9 +151,8 @@ export const jobs: DocType = Object.freeze({
     // The engine's marker of jobs with claimed work, so a restart finds them without a scan.
     index([['_inflight', 1]]),
   ],
-  fields: registry([
-    field('_id', 'objectId', { sortable: true }),
-    field('name', 'string', { sortable: true }),
+  fields: [
+    ...identity('objectId'),
     field('description', 'string', { textSearch: true, sortable: true }),
     field('type', 'string', { sortable: true }),
     field('status', 'string', { sortable: true }),
@@ -134,21 +167,19 @@ export const jobs: DocType = Object.freeze({
     field('groups', 'string', { array: true }),
     field('watchers', 'string', { array: true }),
     field('ancestors', 'objectId', { array: true }),
-  ]),
-  properties: new Set([
+  ],
+  properties: [
     '_id', 'name', 'description', 'type', 'tasks', 'transitions', 'status', 'variables', 'watchers',
     'groups', 'ancestors', 'metrics', 'created', 'created_by', 'last_updated', 'last_updated_by',
     'error', 'output', 'decorators', 'workflow',
-  ]),
-  dereferences: new Set(['groups', 'tasks', 'output', 'accounts.metrics.user']),
-  dereferenceOnly: new Set(['output']),
-  internal: new Set(['_rev', '_runs', '_waiting', '_outputs', '_outputKeys', '_inflight', '_taskRuns', '_treeJobs', '_principal']),
+  ],
+  dereferences: ['groups', 'tasks', 'output', 'accounts.metrics.user'],
+  dereferenceOnly: ['output'],
+  internal: ['_rev', '_runs', '_waiting', '_outputs', '_outputKeys', '_inflight', '_taskRuns', '_treeJobs', '_principal'],
 });
 
-export const tasks: DocType = Object.freeze({
+export const tasks: DocType = docType({
   name: 'tasks',
-  collection: 'tasks',
-  defaultSort: 'name',
   indexes: [
     index([['job._id', 1]]),
     index([['name', 1], ['_id', 1]]),
@@ -159,9 +190,8 @@ export const tasks: DocType = Object.freeze({
     index([['type', 1], ['_id', 1]]),
     index([['description', 1], ['_id', 1]]),
   ],
-  fields: registry([
-    field('_id', 'uuid', { sortable: true }),
-    field('name', 'string', { sortable: true }),
+  fields: [
+    ...identity('uuid'),
     field('summary', 'string', { sortable: true }),
     field('description', 'string', { sortable: true }),
     field('location', 'string', { sortable: true }),
@@ -185,15 +215,13 @@ export const tasks: DocType = Object.freeze({
     field('metrics.finish_state', 'string', { sortable: true }),
     field('deprecated', 'boolean', { sortable: true }),
     field('scheduled', 'boolean', { sortable: true }),
-  ]),
-  properties: new Set([
+  ],
+  properties: [
     '_id', 'name', 'summary', 'description', 'location', 'app', 'type', 'view', 'status', 'variables',
     'job', 'groups', 'incomingRefs', 'last_updated', 'encodingVersion', 'metrics', 'iterations',
     'deprecated', 'scheduled', 'retrySettings', 'childJobs',
-  ]),
-  dereferences: new Set(['job']),
-  dereferenceOnly: new Set<string>(),
-  internal: new Set<string>(),
+  ],
+  dereferences: ['job'],
 });
 
 
