@@ -13,10 +13,10 @@
  * Bad input (unknown operator, operands that cannot be ordered) throws a
  * TaskError; the engine turns it into an `error` outcome with that message.
  */
-import { INSIDE_STORE, TaskError } from '../types.ts';
+import { TaskError } from '../types.ts';
 import type { TaskContext, TaskHandler } from '../types.ts';
 import { compare, isOperator, OPERATORS } from './evaluation-operators.ts';
-import { optionalBoolean, resolveReference } from './shared.ts';
+import { optionalBoolean, pureTask, resolveReference } from './shared.ts';
 import { isPlainObject } from '../../../../kernel/index.ts';
 
 function operand(ctx: TaskContext, value: unknown, where: string): unknown {
@@ -50,14 +50,11 @@ function evaluateGroup(ctx: TaskContext, group: unknown, where: string): boolean
   return join(results, allTrue);
 }
 
-export const evaluation: TaskHandler = {
+export const evaluation: TaskHandler = pureTask({
   name: 'evaluation',
-  app: 'WorkFlowEngine',
   type: 'automatic',
-  reach: INSIDE_STORE,
   incoming: ['all_true_flag', 'evaluation_groups'],
   outgoing: ['return_value'],
-  pure: true,
   run(ctx) {
     const allTrue = optionalBoolean(ctx.incoming, 'all_true_flag', true);
     const groups = ctx.incoming['evaluation_groups'];
@@ -66,4 +63,4 @@ export const evaluation: TaskHandler = {
     const value = join(results, allTrue);
     return { finishState: value ? 'success' : 'failure', outgoing: { return_value: value } };
   },
-};
+});

@@ -18,9 +18,9 @@
  * A data_array that is not an array throws a TaskError; the engine turns it
  * into an `error` outcome with that message.
  */
-import { INSIDE_STORE, TaskError } from '../types.ts';
+import { TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
-import { ownValue, undefinedToNull } from './shared.ts';
+import { ownValue, pureTask, undefinedToNull } from './shared.ts';
 
 export const FOR_EACH_INDEX = '__forEachIndex';
 
@@ -28,14 +28,11 @@ function previousIndex(previous: unknown): number {
   return typeof previous === 'number' && Number.isInteger(previous) && previous >= -1 ? previous : -1;
 }
 
-export const forEach: TaskHandler = {
+export const forEach: TaskHandler = pureTask({
   name: 'forEach',
-  app: 'WorkFlowEngine',
   type: 'automatic',
-  reach: INSIDE_STORE,
   incoming: ['data_array'],
   outgoing: ['current_item'],
-  pure: true,
   run(ctx) {
     const items = ctx.incoming['data_array'];
     if (!Array.isArray(items)) throw new TaskError('data_array must be an array');
@@ -43,4 +40,4 @@ export const forEach: TaskHandler = {
     if (index >= items.length) return { finishState: 'success', outgoing: { current_item: null, [FOR_EACH_INDEX]: -1 } };
     return { finishState: 'loop', outgoing: { current_item: undefinedToNull(items[index]), [FOR_EACH_INDEX]: index } };
   },
-};
+});

@@ -4,8 +4,8 @@
  * workflow commonly pushes onto a list it has not created yet.
  */
 import { TaskError } from '../types.ts';
-import type { TaskContext } from '../types.ts';
-import { ownValue, requireVariableName } from './shared.ts';
+import type { TaskContext, TaskHandler } from '../types.ts';
+import { ownValue, pureTask, requireVariableName } from './shared.ts';
 
 export interface JobArray {
   readonly name: string;
@@ -18,4 +18,20 @@ export function readJobArray(ctx: TaskContext): JobArray {
   if (value === undefined || value === null) return { name, items: [] };
   if (!Array.isArray(value)) throw new TaskError(`job variable "${name}" (job_variable) must hold an array, not ${typeof value}`);
   return { name, items: value };
+}
+
+/** `pop` and `shift` (pop.ts, shift.ts say what they answer): the same task but for the end they take. */
+export function takeTask(name: 'pop' | 'shift'): TaskHandler {
+  return pureTask({
+    name,
+    type: 'operation',
+    incoming: ['job_variable'],
+    outgoing: ['item'],
+    run(ctx) {
+      const { name: variable, items } = readJobArray(ctx);
+      if (items.length === 0) return { finishState: 'success', outgoing: { item: null } };
+      const [item, rest] = name === 'pop' ? [items[items.length - 1], items.slice(0, -1)] : [items[0], items.slice(1)];
+      return { finishState: 'success', outgoing: { item: item ?? null }, setJobVariables: { [variable]: rest } };
+    },
+  });
 }

@@ -9,9 +9,9 @@
  * value, or a result that does not read as the outputType, throws a
  * TaskError; the engine turns it into an `error` outcome with that message.
  */
-import { INSIDE_STORE, TaskError } from '../types.ts';
+import { TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
-import { optionalObject, ownValue } from './shared.ts';
+import { optionalObject, ownValue, pureTask } from './shared.ts';
 
 const PLACEHOLDER = /<!(.+?)!>/g;
 const OUTPUT_TYPES = ['string', 'json', 'number', 'boolean'] as const;
@@ -54,14 +54,11 @@ function read(text: string, outputType: OutputType): unknown {
   }
 }
 
-export const makeData: TaskHandler = {
+export const makeData: TaskHandler = pureTask({
   name: 'makeData',
-  app: 'WorkFlowEngine',
   type: 'automatic',
-  reach: INSIDE_STORE,
   incoming: ['input', 'outputType', 'variables'],
   outgoing: ['output'],
-  pure: true,
   run(ctx) {
     const input = ctx.incoming['input'];
     if (typeof input !== 'string') throw new TaskError('input must be a string');
@@ -70,4 +67,4 @@ export const makeData: TaskHandler = {
     const variables = optionalObject(ctx.incoming, 'variables');
     return { finishState: 'success', outgoing: { output: read(fill(input, variables), outputType) } };
   },
-};
+});

@@ -8,19 +8,16 @@
  * entry with the same key wins. Bad input throws a TaskError; the engine turns
  * it into an `error` outcome with that message.
  */
-import { INSIDE_STORE, TaskError } from '../types.ts';
+import { TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
-import { resolveReference } from './shared.ts';
+import { pureTask, resolveReference } from './shared.ts';
 import { isPlainObject } from '../../../../kernel/index.ts';
 
-export const merge: TaskHandler = {
+export const merge: TaskHandler = pureTask({
   name: 'merge',
-  app: 'WorkFlowEngine',
   type: 'automatic',
-  reach: INSIDE_STORE,
   incoming: ['data_to_merge'],
   outgoing: ['merged_object'],
-  pure: true,
   run(ctx) {
     const entries = ctx.incoming['data_to_merge'];
     if (!Array.isArray(entries) || entries.length < 2) throw new TaskError('data_to_merge must be an array of at least 2 entries');
@@ -38,4 +35,4 @@ export const merge: TaskHandler = {
     });
     return { finishState: 'success', outgoing: { merged_object: merged } };
   },
-};
+});

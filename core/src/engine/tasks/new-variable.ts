@@ -5,21 +5,17 @@
  * Bad input throws a TaskError; the engine turns any throw or rejection of a
  * handler into an `error` outcome carrying its message.
  */
-import { INSIDE_STORE } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
-import { requireVariableName, undefinedToNull } from './shared.ts';
+import { pureTask, requireVariableName, undefinedToNull } from './shared.ts';
 
-export const newVariable: TaskHandler = {
+export const newVariable: TaskHandler = pureTask({
   name: 'newVariable',
-  app: 'WorkFlowEngine',
   type: 'operation',
-  reach: INSIDE_STORE,
   incoming: ['name', 'value'],
   outgoing: ['value'],
-  pure: true,
   run(ctx) {
     const name = requireVariableName(ctx.incoming, 'name');
     const value = undefinedToNull(ctx.incoming['value']);
     return { finishState: 'success', outgoing: { value }, setJobVariables: { [name]: value } };
   },
-};
+});

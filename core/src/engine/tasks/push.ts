@@ -6,22 +6,18 @@
  * A variable holding something other than an array throws a TaskError; the
  * engine turns it into an `error` outcome with that message.
  */
-import { INSIDE_STORE } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
 import { readJobArray } from './job-array.ts';
-import { undefinedToNull } from './shared.ts';
+import { pureTask, undefinedToNull } from './shared.ts';
 
-export const push: TaskHandler = {
+export const push: TaskHandler = pureTask({
   name: 'push',
-  app: 'WorkFlowEngine',
   type: 'operation',
-  reach: INSIDE_STORE,
   incoming: ['job_variable', 'item_to_push'],
   outgoing: [],
-  pure: true,
   run(ctx) {
     const { name, items } = readJobArray(ctx);
     const item = undefinedToNull(ctx.incoming['item_to_push']);
     return { finishState: 'success', outgoing: {}, setJobVariables: { [name]: [...items, item] } };
   },
-};
+});

@@ -13,9 +13,9 @@
  * Bad input (a malformed path, a non-boolean pass_on_null) throws a TaskError;
  * the engine turns it into an `error` outcome with that message.
  */
-import { INSIDE_STORE, TaskError } from '../types.ts';
+import { TaskError } from '../types.ts';
 import type { TaskHandler } from '../types.ts';
-import { optionalBoolean, ownValue } from './shared.ts';
+import { optionalBoolean, ownValue, pureTask } from './shared.ts';
 
 /** One segment: a bare name, `[index]`, or a quoted `["key"]` / `['key']`. */
 const SEGMENT = /^(?:([^.[\]]+)|\[(\d+)\]|\["([^"]*)"\]|\['([^']*)'\])/;
@@ -49,14 +49,11 @@ export function lookUp(obj: unknown, segments: readonly string[]): unknown {
   return current;
 }
 
-export const query: TaskHandler = {
+export const query: TaskHandler = pureTask({
   name: 'query',
-  app: 'WorkFlowEngine',
   type: 'automatic',
-  reach: INSIDE_STORE,
   incoming: ['pass_on_null', 'query', 'obj'],
   outgoing: ['return_data'],
-  pure: true,
   run(ctx) {
     const passOnNull = optionalBoolean(ctx.incoming, 'pass_on_null', false);
     const path = ctx.incoming['query'];
@@ -67,4 +64,4 @@ export const query: TaskHandler = {
     }
     return { finishState: 'success', outgoing: { return_data: found } };
   },
-};
+});

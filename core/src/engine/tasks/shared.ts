@@ -3,8 +3,8 @@
  * TaskError naming the incoming variable, because that message is what the
  * person reading the job's error entry sees.
  */
-import { TaskError } from '../types.ts';
-import type { TaskContext } from '../types.ts';
+import { INSIDE_STORE, TaskError } from '../types.ts';
+import type { TaskContext, TaskHandler } from '../types.ts';
 import { isPlainObject, isPrototypeKey, setOwn } from '../../../../kernel/index.ts';
 
 /** Property names that lead to prototypes, never to data; lookups through them find nothing (kernel/objects.ts). */
@@ -93,4 +93,12 @@ export function resolveReference(ctx: TaskContext, source: unknown, reference: u
 /** The text an error outcome carries: an Error's message, or the value itself (adapters reject with objects). */
 export function errorOf(reason: unknown): unknown {
   return reason instanceof Error ? reason.message : reason;
+}
+
+/**
+ * A WorkFlowEngine task whose only effect is its outcome: it reaches nothing outside the store and is
+ * pure, so the engine may run it inside the change that claims it. What is left to say is what it is.
+ */
+export function pureTask(def: Pick<TaskHandler, 'name' | 'type' | 'incoming' | 'outgoing' | 'run'>): TaskHandler {
+  return { ...def, app: 'WorkFlowEngine', reach: INSIDE_STORE, pure: true };
 }
