@@ -72,7 +72,7 @@ export async function migrateCatalogAutomation(deps: MigrateDeps, catalogId: str
   if (!catalog || !mayRead(caller, catalog)) throw new NotFoundError(`Automation-catalog automation ${catalogId} was not found`);
   if (!mayWrite(caller, catalog)) throw new ForbiddenError(`Automation-catalog automation ${String(catalog['name'])} may be migrated only by members of its write groups`);
   const previous = text(catalog['correspondingOMAutomationId']);
-  if (catalog['migratedToOM'] === true && previous && (await deps.automations.automations.find(previous))) {
+  if (catalog['migratedToOM'] === true && previous && (await deps.automations.records.find(previous))) {
     throw new ConflictError(`Automation-catalog automation ${String(catalog['name'])} was already migrated to operations-manager automation ${previous}`);
   }
   const data = (catalog['data'] && typeof catalog['data'] === 'object' ? catalog['data'] : {}) as Doc;

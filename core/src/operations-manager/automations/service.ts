@@ -4,8 +4,9 @@
  * are revision-checked replaces; names are unique (the store's index decides).
  */
 import type { Caller } from '../../auth/caller.ts';
-import { ConflictError, joiBody, newObjectId, repository, ValidationError } from '../../../../kernel/index.ts';
-import type { Doc, DocCollection, ErrorDetail, Repository, Store } from '../../../../kernel/index.ts';
+import { RecordService } from '../record-service.ts';
+import { ConflictError, joiBody, newObjectId, ValidationError } from '../../../../kernel/index.ts';
+import type { Doc, ErrorDetail, Store } from '../../../../kernel/index.ts';
 import { OM_AUTOMATIONS } from '../../store/collections.ts';
 import type { WorkflowLookup } from '../../workflows/lookup.ts';
 import { settable } from '../triggers/model.ts';
@@ -27,22 +28,9 @@ export interface OmAutomationImport {
   readonly failures: ErrorDetail[];
 }
 
-export class OmAutomationService {
-  readonly automations: Repository<OmAutomation>;
-  private readonly now: () => number;
-
+export class OmAutomationService extends RecordService<OmAutomation> {
   constructor(private readonly deps: OmAutomationServiceDeps) {
-    this.automations = repository(deps.store, OM_AUTOMATIONS);
-    this.now = deps.now ?? Date.now;
-  }
-
-  /** The collection itself, for the list route's pages. */
-  get collection(): DocCollection {
-    return this.automations.collection;
-  }
-
-  get(id: string): Promise<OmAutomation> {
-    return this.automations.get(id);
+    super(deps.store, OM_AUTOMATIONS, deps.now);
   }
 
   async create(input: OmAutomationInput, caller: Caller, options: { id?: string; migratedFrom?: string } = {}): Promise<OmAutomation> {
@@ -61,11 +49,11 @@ export class OmAutomationService {
       ...(options.migratedFrom ? { migratedFrom: options.migratedFrom } : {}),
       _rev: 0,
     };
-    return this.automations.insert(doc);
+    return this.records.insert(doc);
   }
 
   async update(id: string, patch: OmAutomationInput, caller: Caller): Promise<OmAutomation> {
-    return this.automations.update(id, async (current) => {
+    return this.records.update(id, async (current) => {
       const next: OmAutomation = { ...current, ...patch, componentType: 'workflows', lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id };
       // The workflow is looked up again from what the patch names, so id and name always agree.
       if ('componentId' in patch || 'componentName' in patch) {
@@ -79,7 +67,7 @@ export class OmAutomationService {
   async delete(id: string): Promise<number> {
     await this.get(id);
     const deleted = await this.deps.triggers.deleteOfAction(id);
-    await this.automations.delete(id);
+    await this.records.delete(id);
     return deleted;
   }
 

@@ -4,8 +4,9 @@
  * the scheduler (or another process) wrote since it was read.
  */
 import type { Caller } from '../../auth/caller.ts';
+import { RecordService } from '../record-service.ts';
 import { ConflictError, newObjectId, repository, ValidationError } from '../../../../kernel/index.ts';
-import type { Condition, DocCollection, ErrorDetail, Repository, Store } from '../../../../kernel/index.ts';
+import type { Condition, ErrorDetail, Store } from '../../../../kernel/index.ts';
 import { OM_AUTOMATIONS, TRIGGERS } from '../../store/collections.ts';
 import { triggers as triggerType } from '../../store/doc-types.ts';
 import { BOOKKEEPING, readPatch, readTrigger } from './model.ts';
@@ -26,34 +27,21 @@ export interface TriggerServiceDeps {
   readonly graceMs: number;
 }
 
-export class TriggerService {
-  readonly triggers: Repository<TriggerDoc>;
-  private readonly now: () => number;
-
+export class TriggerService extends RecordService<TriggerDoc> {
   constructor(private readonly deps: TriggerServiceDeps) {
-    this.triggers = repository(deps.store, TRIGGERS);
-    this.now = deps.now ?? Date.now;
-  }
-
-  /** The collection itself, for the list route's pages. */
-  get collection(): DocCollection {
-    return this.triggers.collection;
-  }
-
-  get(id: string): Promise<TriggerDoc> {
-    return this.triggers.get(id);
+    super(deps.store, TRIGGERS, deps.now);
   }
 
   /** Triggers of one automation, in a stable order. */
   async ofAction(actionId: string): Promise<TriggerDoc[]> {
-    const page = await this.triggers.search({ where: eq('actionId', actionId), sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 10_000 });
+    const page = await this.records.search({ where: eq('actionId', actionId), sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 10_000 });
     return page.docs;
   }
 
   /** Endpoint triggers of a route name, enabled first. */
   async ofRoute(routeName: string): Promise<TriggerDoc[]> {
     const where: Condition = { kind: 'and', items: [eq('type', 'endpoint'), eq('routeName', routeName), eq('verb', 'POST')] };
-    const { docs } = await this.triggers.search({ where, sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 100 });
+    const { docs } = await this.records.search({ where, sort: [{ field: field('_id'), direction: 1 }], skip: 0, limit: 100 });
     return [...docs.filter((d) => d.enabled), ...docs.filter((d) => !d.enabled)];
   }
 
@@ -63,11 +51,11 @@ export class TriggerService {
     const doc = this.withSchedule({ ...input, _id: id, created: at, createdBy: caller.id, lastUpdated: at, lastUpdatedBy: caller.id, _rev: 0 } as TriggerDoc);
     await this.checkAction(doc.actionId, 'body.actionId');
     await this.checkRoute(doc);
-    return this.triggers.insert(doc);
+    return this.records.insert(doc);
   }
 
   async update(id: string, raw: Record<string, unknown>, caller: Caller): Promise<TriggerDoc> {
-    return this.triggers.update(id, async (current) => {
+    return this.records.update(id, async (current) => {
       const patch = readPatch(current.type, raw);
       if (patch.actionId !== undefined) await this.checkAction(patch.actionId, 'body.actionId');
       const merged = { ...current, ...patch, lastUpdated: new Date(this.now()).toISOString(), lastUpdatedBy: caller.id };
@@ -79,7 +67,7 @@ export class TriggerService {
   }
 
   async delete(id: string): Promise<void> {
-    await this.triggers.delete(id);
+    await this.records.delete(id);
   }
 
   async deleteOfAction(actionId: string): Promise<number> {
