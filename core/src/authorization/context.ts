@@ -63,6 +63,16 @@ export function ok(message: string, data?: unknown): { body: WriteAnswer } {
   return { body: data === undefined ? { status: 'OK', message } : { status: 'OK', message, data } };
 }
 
+/**
+ * How a write ends: cached callers hold the rights it may have changed, so they are dropped before the
+ * answer (core/src/authorization/routes.ts); then the change is logged and answered as `ok` does.
+ */
+export function written(auth: Pick<AuthService, 'invalidate'>, logger: Logger, event: string, facts: Record<string, unknown>, message: string, data?: unknown): { body: WriteAnswer } {
+  auth.invalidate();
+  logger.info(event, facts);
+  return ok(message, data);
+}
+
 /** Top-level properties that must never leave the module, whatever the document. */
 const SECRETS = ['passwordHash', 'secretHash'] as const;
 

@@ -11,7 +11,7 @@ import { GROUPS } from '../store/collections.ts';
 import type { PlainDoc } from '../store/collections.ts';
 import { groups as groupType } from '../store/doc-types.ts';
 import { resolveAssignments } from './assignments.ts';
-import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, GROUP, nowIso, ok, resultsAnswer, unwrap, writeAnswer } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, GROUP, nowIso, resultsAnswer, unwrap, writeAnswer, written } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { listPage, listQuery } from '../http/list-query.ts';
 import { assertNoCycle, GROUP_REFS, removeReferences } from './references.ts';
@@ -95,9 +95,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
           inactive: input.inactive ?? false,
           _meta: { created: now, updated: now },
         });
-        auth.invalidate();
-        ctx.logger.info('group created', { groupId: group['_id'], name: input.name });
-        return ok(`Successfully created group ${String(group['_id'])}.`, group);
+        return written(auth, ctx.logger, 'group created', { groupId: group['_id'], name: input.name }, `Successfully created group ${String(group['_id'])}.`, group);
       },
     }),
     authorizationRoute<GroupParams, Record<string, never>, undefined>({
@@ -128,9 +126,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
         const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, updates, group, `group ${groupName}`);
         if (refs.memberOf) await assertNoCycle(store, params.groupId, refs.memberOf);
         const updated = await groups.replace({ ...group, ...updates, ...refs, _meta: { ...(group['_meta'] as object | undefined), updated: nowIso() } });
-        auth.invalidate();
-        ctx.logger.info('group updated', { groupId: params.groupId, fields: Object.keys(updates) });
-        return ok(`Successfully updated group ${params.groupId}.`, updated);
+        return written(auth, ctx.logger, 'group updated', { groupId: params.groupId, fields: Object.keys(updates) }, `Successfully updated group ${params.groupId}.`, updated);
       },
     }),
     authorizationRoute<GroupParams, Record<string, never>, undefined>({
@@ -144,9 +140,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
       async handle({ params }, ctx) {
         await groups.delete(params.groupId);
         const changed = await removeReferences(store, GROUP_REFS, params.groupId);
-        auth.invalidate();
-        ctx.logger.info('group deleted', { groupId: params.groupId, referencesRemoved: changed });
-        return ok(`Successfully deleted ${params.groupId}.`);
+        return written(auth, ctx.logger, 'group deleted', { groupId: params.groupId, referencesRemoved: changed }, `Successfully deleted ${params.groupId}.`);
       },
     }),
   ];

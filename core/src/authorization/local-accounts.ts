@@ -11,7 +11,7 @@ import type { AnyRoute } from '../../../kernel/index.ts';
 import { ACCOUNTS } from '../store/collections.ts';
 import { findAccountById, accountParam } from './accounts.ts';
 import { resolveAssignments } from './assignments.ts';
-import { ACCOUNT, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, unwrap, withoutSecrets, writeAnswer } from './context.ts';
+import { ACCOUNT, AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, unwrap, withoutSecrets, writeAnswer, written } from './context.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { endSessions } from './references.ts';
 import { groupRefs, roleRefs, text, wrapperOrBare } from './schemas.ts';
@@ -81,9 +81,7 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
           _meta: { created: now, updated: now },
           passwordHash: await hashPassword(input.password),
         });
-        auth.invalidate();
-        ctx.logger.info('account created', { accountId: account['_id'], username: input.username });
-        return ok(`Successfully created account ${String(account['_id'])}.`, withoutSecrets(account));
+        return written(auth, ctx.logger, 'account created', { accountId: account['_id'], username: input.username }, `Successfully created account ${String(account['_id'])}.`, withoutSecrets(account));
       },
     }),
     authorizationRoute<{ accountId: string }, Record<string, never>, { password: string }>({

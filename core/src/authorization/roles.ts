@@ -8,7 +8,7 @@ import Joi from 'joi';
 import { answer, BadRequestError, BOOLEAN, closed, joiBody, joiParams, joiQuery, newObjectId, repository, STRING, ValidationError } from '../../../kernel/index.ts';
 import type { AnswerShape, AnyRoute, Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
 import { roles as roleType } from '../store/doc-types.ts';
-import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, ok, resultsAnswer, ROLE, unwrap, writeAnswer } from './context.ts';
+import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, resultsAnswer, ROLE, unwrap, writeAnswer, written } from './context.ts';
 import { ROLES } from '../store/collections.ts';
 import type { PlainDoc } from '../store/collections.ts';
 import type { AuthorizationDeps } from './context.ts';
@@ -132,9 +132,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         await assertNameFree(store, input.provenance, input.name, null);
         const grants = checkGrants({ allowedMethods: input.allowedMethods ?? [], allowedViews: input.allowedViews ?? [] });
         const role = await roles.insert({ _id: newObjectId(), provenance: input.provenance, name: input.name, description: input.description ?? '', ...grants });
-        auth.invalidate();
-        ctx.logger.info('role created', { roleId: role['_id'], provenance: input.provenance, name: input.name });
-        return ok(`Successfully created role ${String(role['_id'])}.`, role);
+        return written(auth, ctx.logger, 'role created', { roleId: role['_id'], provenance: input.provenance, name: input.name }, `Successfully created role ${String(role['_id'])}.`, role);
       },
     }),
     authorizationRoute<RoleParams, Record<string, never>, undefined>({
@@ -163,9 +161,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         const updates = unwrap<RoleFields>(body, 'updates');
         await assertNameFree(store, updates.provenance ?? String(role['provenance']), updates.name ?? String(role['name']), params.roleId);
         const updated = await roles.replace({ ...role, ...updates, ...checkGrants(updates) });
-        auth.invalidate();
-        ctx.logger.info('role updated', { roleId: params.roleId, fields: Object.keys(updates) });
-        return ok(`Successfully updated role ${params.roleId}.`, updated);
+        return written(auth, ctx.logger, 'role updated', { roleId: params.roleId, fields: Object.keys(updates) }, `Successfully updated role ${params.roleId}.`, updated);
       },
     }),
     authorizationRoute<RoleParams, Record<string, never>, undefined>({
@@ -180,9 +176,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         assertCustom(await findRole(store, params.roleId), 'deleted');
         await roles.collection.deleteOne(params.roleId);
         const changed = await removeReferences(store, ROLE_REFS, params.roleId);
-        auth.invalidate();
-        ctx.logger.info('role deleted', { roleId: params.roleId, referencesRemoved: changed });
-        return ok(`Successfully deleted ${params.roleId}.`);
+        return written(auth, ctx.logger, 'role deleted', { roleId: params.roleId, referencesRemoved: changed }, `Successfully deleted ${params.roleId}.`);
       },
     }),
     catalog('/authorization/methods', 'getMethods', 'methods', deps.methods, METHOD_INFO),

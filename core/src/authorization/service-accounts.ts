@@ -10,7 +10,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { closed, joiBody, joiParams, joiQuery, newUuid, repository, STRING } from '../../../kernel/index.ts';
 import type { AnswerShape, AnyRoute, Doc, FieldDef } from '../../../kernel/index.ts';
 import { resolveAssignments } from './assignments.ts';
-import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, resultsAnswer, SERVICE_ACCOUNT, writeAnswer } from './context.ts';
+import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, resultsAnswer, SERVICE_ACCOUNT, writeAnswer, written } from './context.ts';
 import { SERVICE_ACCOUNTS } from '../store/collections.ts';
 import type { AuthorizationDeps } from './context.ts';
 import { pageParams } from '../http/list-query.ts';
@@ -72,9 +72,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
           _meta: { created: now, updated: now },
           secretHash: await hashPassword(secret),
         });
-        auth.invalidate();
-        ctx.logger.info('service account created', { clientId: doc['_id'], name: body.name });
-        return ok(`Successfully created service account ${String(doc['_id'])}. Keep the client secret: it is not shown again.`, { ...publicView(doc), client_secret: secret });
+        return written(auth, ctx.logger, 'service account created', { clientId: doc['_id'], name: body.name }, `Successfully created service account ${String(doc['_id'])}. Keep the client secret: it is not shown again.`, { ...publicView(doc), client_secret: secret });
       },
     }),
     authorizationRoute<Record<string, never>, { limit: number; skip: number }, undefined>({
