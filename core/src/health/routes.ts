@@ -28,7 +28,8 @@ export interface HealthDeps {
   readonly applications: () => string[];
 }
 
-async function storeReachable(store: Store): Promise<boolean> {
+/** Whether the store answers a count of jobs: the liveness both /health/ready and /health/status report. */
+export async function storeReachable(store: Store): Promise<boolean> {
   try {
     await store.collection(JOBS.name).count(null);
     return true;

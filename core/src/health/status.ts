@@ -10,11 +10,9 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import Joi from 'joi';
-import { answer, arrayOf, closed, INTEGER, joiQuery, NULL, oneOfValues, routeHelper, STRING, StoreUnavailableError } from '../../../kernel/index.ts';
+import { answer, arrayOf, closed, INTEGER, joiQuery, NULL, oneOfValues, STRING, StoreUnavailableError } from '../../../kernel/index.ts';
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
-import { JOBS } from '../store/collections.ts';
-
-const route = routeHelper({ provenance: 'Health', shape: 'plain' });
+import { healthRoute, storeReachable } from './routes.ts';
 
 export interface HealthStatusDeps {
   readonly store: Store;
@@ -28,21 +26,12 @@ function serviceName(store: Store): string {
   return store.kind === 'mongodb' ? 'mongo' : 'sqlite';
 }
 
-async function reachable(store: Store): Promise<boolean> {
-  try {
-    await store.collection(JOBS.name).count(null);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function healthStatusRoutes(deps: HealthStatusDeps): AnyRoute[] {
   const host = hostname();
   // Stable for a host across restarts, as the platform's is; the platform's is a 64-hex digest too.
   const serverId = createHash('sha256').update(host).digest('hex');
   return [
-    route<Record<string, never>, StatusQuery, undefined>({
+    healthRoute<Record<string, never>, StatusQuery, undefined>({
       method: 'GET',
       path: '/health/status',
       name: 'getHealthStatus',
@@ -63,7 +52,7 @@ export function healthStatusRoutes(deps: HealthStatusDeps): AnyRoute[] {
       async handle({ query }) {
         const services = [];
         if (query['exclude-services'] !== true) {
-          if (!(await reachable(deps.store))) throw new StoreUnavailableError(`the ${serviceName(deps.store)} store does not answer`);
+          if (!(await storeReachable(deps.store))) throw new StoreUnavailableError(`the ${serviceName(deps.store)} store does not answer`);
           services.push({ service: serviceName(deps.store), status: 'running' });
         }
         // Our applications live in this process and our adapters are configured connections, not
