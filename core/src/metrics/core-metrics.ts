@@ -47,30 +47,25 @@ function statusCounts(store: Store, type: DocType, statuses: readonly string[], 
   };
 }
 
+/** A gauge of documents by status, counted when scraped. */
+function statusGauge(registry: Registry, name: string, help: string, counts: () => Promise<Map<string, number>>): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      for (const [status, n] of await counts()) this.set({ status }, n);
+    },
+  });
+}
+
 /** `stalls` is the core's stall detector (main.ts); without one, the process's, if any. */
 export function createCoreMetrics(store: Store, now: () => number = Date.now, stalls?: StallCount): CoreMetrics {
   const registry = new Registry();
   processMetrics(registry, stalls);
-  const jobCounts = statusCounts(store, jobType, JOB_STATUSES, now);
-  const taskCounts = statusCounts(store, taskType, TASK_STATUSES, now);
-  new Gauge({
-    name: 'iap_jobs',
-    help: 'Jobs in the store, by status',
-    labelNames: ['status'] as const,
-    registers: [registry],
-    async collect() {
-      for (const [status, n] of await jobCounts()) this.set({ status }, n);
-    },
-  });
-  new Gauge({
-    name: 'iap_tasks',
-    help: 'Tasks in the store, by status',
-    labelNames: ['status'] as const,
-    registers: [registry],
-    async collect() {
-      for (const [status, n] of await taskCounts()) this.set({ status }, n);
-    },
-  });
+  statusGauge(registry, 'iap_jobs', 'Jobs in the store, by status', statusCounts(store, jobType, JOB_STATUSES, now));
+  statusGauge(registry, 'iap_tasks', 'Tasks in the store, by status', statusCounts(store, taskType, TASK_STATUSES, now));
   let documents: { at: number; counts: Promise<Array<readonly [string, number]>> } | null = null;
   new Gauge({
     name: 'iap_store_documents',
