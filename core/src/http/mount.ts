@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type { AuthState } from '../auth/authenticate.ts';
 import { withoutCredentials } from '../auth/credentials.ts';
 import { can } from '../auth/caller.ts';
+import { indexRouteMatch } from './route-match.ts';
 import type { Caller } from '../auth/caller.ts';
 import { ForbiddenError, QueryStringError, splitQueryString, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
 import type { AnyRoute, RawParam, RequestState, ResponseShape, ShapeState } from '../../../kernel/index.ts';
@@ -73,6 +74,7 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
       }
     });
   }
+  indexRouteMatch(router);
   return router;
 }
 
