@@ -5,7 +5,7 @@
 // `node --import tsx config/readme.ts` (test/config/readme.test.ts fails until you do).
 import Joi from 'joi';
 import { checkDeclaration, key } from './declare.ts';
-import { LOG_LEVELS, adapterEntry, bodySize, brownoutEntry, count, httpUrl, listenHost, port, whole } from './rules.ts';
+import { LOG_LEVELS, adapterEntry, bodySize, brownoutEntry, count, httpUrl, listenHost, port, serveUntilValue, whole } from './rules.ts';
 import type { AdapterConfig, Brownout, LogLevel } from './rules.ts';
 
 const NSO_LAB: AdapterConfig = { name: 'NSO Lab 1', type: 'nso', baseUrl: 'http://127.0.0.1:8080', credentials: { username: 'admin', password: 'admin' }, timeoutMs: 10000, tls: { rejectUnauthorized: true, ca: null }, enabled: true };
@@ -44,6 +44,14 @@ export const CONFIG_KEYS = {
   'gateway.brownouts': key<Brownout[]>({
     default: [], schema: Joi.array().items(brownoutEntry()),
     description: 'Brownout windows: `[{"operations": ["cancelJob"] or ["*"], "from": ISO date, "until": ISO date}]`; inside one, a deprecated operation already answers 410 as if removed, so clients find out early.',
+  }),
+  'gateway.serveUntil.all': key<string | null>({
+    env: 'GATEWAY_SERVE_UNTIL', default: null, example: '2024.1', schema: serveUntilValue().allow(null),
+    description: "Until when the gateway keeps serving the legacy operations the schedule has removed, by rewriting them: a release (`2024.1`, compared with `platform.release`; the release calendar must date it) or an ISO date (`2024-06-30`, compared with the clock). `Sunset` shows it; from then on they answer 410. Never shortens an operation's serving. `null`: each operation's removal release (docs/gateway.md, \"Serving policy\").",
+  }),
+  'gateway.serveUntil.operations': key<Record<string, string>>({
+    default: {}, schema: Joi.object().pattern(Joi.string(), serveUntilValue()),
+    description: 'The same per operation, keyed by the mapping table\'s entry id: `{"workflow-engine.getJob": "2024.2"}`; wins over `gateway.serveUntil.all`. An unknown id, an operation name, a malformed value or one before the removal release stops the gateway at start.',
   }),
   adapters: key<AdapterConfig[]>({
     env: 'ADAPTERS', envForm: 'json', default: [], example: [NSO_LAB], schema: Joi.array().items(adapterEntry()).unique('name'),

@@ -64,5 +64,16 @@ export const adapterEntry = (): Joi.ObjectSchema<AdapterConfig> =>
     enabled: Joi.boolean().optional().default(true),
   });
 
+/**
+ * When the gateway stops serving a removed operation (decision 31): a release
+ * or an ISO date. Only the form is checked here; whether the calendar dates
+ * the release, whether the date is a real one and which operations exist,
+ * the gateway checks at its start (gateway/src/legacy/serve-until.ts).
+ */
+export const serveUntilValue = (): Joi.StringSchema =>
+  Joi.string()
+    .pattern(/^(?:\d{4}\.\d+|\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)?)$/)
+    .messages({ 'string.pattern.base': 'must be a release like 2024.1 or an ISO date like 2024-06-30 (or 2024-06-30T12:00:00Z)' });
+
 export const brownoutEntry = (): Joi.ObjectSchema<Brownout> =>
   Joi.object<Brownout>({ operations: Joi.array().items(Joi.string()).min(1).required(), from: Joi.string().isoDate().required(), until: Joi.string().isoDate().required() });

@@ -27,6 +27,7 @@ import { eachStoredCall } from '../gateway/src/audit/report-store.ts';
 import { plural, renderText } from '../gateway/src/audit/report-text.ts';
 import { hatchRegistry } from '../gateway/src/mapping/hatches/index.ts';
 import { loadMappings } from '../gateway/src/mapping/load.ts';
+import { readServeUntil } from '../gateway/src/legacy/serve-until.ts';
 import { loadCalendar } from '../gateway/src/releases.ts';
 import { CORE_COLLECTIONS } from '../core/src/store/collections.ts';
 import { GATEWAY_COLLECTIONS } from '../gateway/src/audit/collection.ts';
@@ -105,11 +106,14 @@ async function main(): Promise<void> {
   const release = config.platform.release;
   const calendar = loadCalendar(CALENDAR_FILE);
   const entries = loadMappings(MAPPINGS_DIR, calendar, hatchRegistry);
+  // What breaks follows the gateway's own serving policy, refused here as the gateway refuses it at start.
+  const serveUntil = readServeUntil(config.gateway.serveUntil, entries, calendar);
+  if (!serveUntil.ok) fail(serveUntil.problems.join('\n'));
   const parsed = readParams({ format: arg('format'), target: arg('target'), since: arg('since'), until: arg('until') }, { formats: FORMATS, defaultFormat: 'text', calendar, release });
   if (!parsed.ok) usage(describeProblems(parsed.problems.map((p) => ({ ...p, parameter: `--${p.parameter}` }))));
   const { format, target, since, until } = parsed.params;
 
-  const builder = new ReportBuilder({ entries, release, target, since, until });
+  const builder = new ReportBuilder({ entries, release, target, since, until, calendar, endOf: serveUntil.endOf });
   let historyBegins: number | null = null;
   if (fromLog !== undefined) {
     const read = await eachLogCall(fromLog, entries, (call) => builder.add(call));

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
+import { ConfigError } from '../../config/load.ts';
 import type { AppConfig } from '../../config/schema.ts';
 import { errorHandler, forwardedRequest, observeAnswers, trustedProxies } from '../../kernel/index.ts';
 import type { AnswerTap, Logger, StallCount, Store, TrustedProxies } from '../../kernel/index.ts';
@@ -22,6 +23,7 @@ import { GatewayResponse } from './front-door/response.ts';
 import type { Stage } from './front-door/chain.ts';
 import { exchangeOf, fromFrontDoor } from './front-door/koa-stage.ts';
 import { legacyStage } from './legacy/dispatch.ts';
+import { readServeUntil } from './legacy/serve-until.ts';
 import { createGatewayMetrics, removalDates } from './metrics.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { gatewayDocument } from './openapi/document.ts';
@@ -93,6 +95,10 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const calendar = deps.calendar ?? loadCalendar(CALENDAR_FILE);
   // A bad table stops the gateway here, with every problem named.
   const entries = deps.entries ?? loadMappings(deps.mappingsDir ?? MAPPINGS_DIR, calendar, hatchRegistry);
+  // Checked against the table and the calendar, so a mistyped id or date stops the start rather than serving on the schedule.
+  const serveUntil = readServeUntil(deps.config.gateway.serveUntil, entries, calendar);
+  if (!serveUntil.ok) throw new ConfigError([...serveUntil.problems]);
+  const { endOf } = serveUntil;
   const app = new GatewayKoa();
   app.silent = true;
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null, ...(deps.auditSink ? { sink: deps.auditSink } : {}) });
@@ -105,6 +111,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     calendar,
     release: deps.config.platform.release,
     brownouts: deps.config.gateway.brownouts,
+    endOf,
     client,
     audit,
     hatches,
@@ -126,7 +133,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   });
   const document = documentSource(fetchCoreDocument(client), (core) => gatewayDocument({ core, entries, calendar, version: pkg.version, release: deps.config.platform.release, metrics: metrics !== null }));
   app.use(ownRoutes({ document, metrics, client }));
-  app.use(auditReportRoute({ entries, calendar, release: deps.config.platform.release, store: deps.store, audit, client }));
+  app.use(auditReportRoute({ entries, calendar, release: deps.config.platform.release, endOf, store: deps.store, audit, client }));
   // Any other `/gateway/...` path is the core's to answer (a 404 in its shape), as every path the gateway does not serve is.
   app.use((ctx) => {
     ctx.respond = false;

@@ -11,6 +11,7 @@ import type { ErrorDetail, Store } from '../../../kernel/index.ts';
 import type { CoreClient, Credentials } from '../core-client.ts';
 import type { Entry } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
+import type { EndOf } from '../legacy/serve-until.ts';
 import type { AuditRecorder } from './recorder.ts';
 import { ReportBuilder } from './report.ts';
 import type { Report } from './report.ts';
@@ -30,6 +31,8 @@ export interface ReportRouteDeps {
   readonly calendar: ReleaseCalendar;
   /** The platform release the gateway is configured for. */
   readonly release: string;
+  /** Until when the gateway serves each operation, so "what breaks" follows its own 410s. */
+  readonly endOf?: EndOf;
   readonly store: Store;
   readonly audit: AuditRecorder;
   readonly client: CoreClient;
@@ -111,7 +114,7 @@ export function auditReportRoute(deps: ReportRouteDeps): Middleware {
     const { format, target, since, until } = result.params;
     // Calls answered a moment ago may still sit in the recorder's buffer.
     await deps.audit.flush();
-    const builder = new ReportBuilder({ entries: deps.entries, release: deps.release, target, since, until });
+    const builder = new ReportBuilder({ entries: deps.entries, release: deps.release, target, since, until, calendar: deps.calendar, ...(deps.endOf ? { endOf: deps.endOf } : {}) });
     await eachStoredCall(deps.store, { since, until }, (call) => builder.add(call));
     send(ctx, builder.finish(now(), (await readArchiveState(deps.store, 'audit'))?.archivedBefore ?? null), format);
   };

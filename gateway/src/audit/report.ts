@@ -5,7 +5,9 @@
  * access log) and render the result themselves. All times are UTC.
  */
 import type { Entry } from '../mapping/types.ts';
-import { compareReleases } from '../releases.ts';
+import type { ReleaseCalendar } from '../releases.ts';
+import { instantOf, isPastEnd, SCHEDULE } from '../legacy/serve-until.ts';
+import type { EndOf, ServeEnd } from '../legacy/serve-until.ts';
 import type { Outcome } from './recorder.ts';
 
 export type RowStatus = 'broken now' | 'breaks at target' | 'deprecated';
@@ -28,6 +30,10 @@ export interface ReportOptions {
   /** The platform release the gateway is configured for. */
   readonly release: string;
   readonly target: string;
+  /** Until when the gateway serves each operation (legacy/serve-until.ts); the schedule's removal releases by default. */
+  readonly endOf?: EndOf;
+  /** Dates the target, for operations served until a date; needed only with such an `endOf`. */
+  readonly calendar?: ReleaseCalendar;
   /** Inclusive, epoch ms. */
   readonly since: number | null;
   /** Exclusive, epoch ms. */
@@ -88,9 +94,21 @@ export function clientOf(client: Call['client']): { name: string; kind: ClientKi
 }
 
 export function statusOf(removed: string, release: string, target: string): RowStatus {
-  if (compareReleases(removed, release) <= 0) return 'broken now';
-  if (compareReleases(removed, target) <= 0) return 'breaks at target';
-  return 'deprecated';
+  return statusOfEnd({ kind: 'release', release: removed }, { release, target, now: 0, calendar: null });
+}
+
+/**
+ * The same rule as the gateway's own 410 (legacy/policy.ts): broken now when
+ * past the end of its serving at the configured release and `now`; breaking
+ * at the target when past it at the target release, or, for an end that is a
+ * date, when the date comes by the target's date (or the calendar cannot
+ * date the target: the date comes whatever the release).
+ */
+export function statusOfEnd(end: ServeEnd, at: { readonly release: string; readonly target: string; readonly now: number; readonly calendar: ReleaseCalendar | null }): RowStatus {
+  if (isPastEnd(end, at.release, at.now)) return 'broken now';
+  if (end.kind === 'release') return isPastEnd(end, at.target, at.now) ? 'breaks at target' : 'deprecated';
+  const targetDate = at.calendar?.has(at.target) ? instantOf({ kind: 'release', release: at.target }, at.calendar) : null;
+  return targetDate === null || end.at <= targetDate ? 'breaks at target' : 'deprecated';
 }
 
 /** Most urgent first; ties by calls (most first), then client and operation so the order is stable. */
@@ -172,18 +190,18 @@ export class ReportBuilder {
   /** `historyBegins`: epoch ms before which the audit records were archived, if any were. */
   finish(generatedAt: number, historyBegins: number | null = null): Report {
     const { release, target, since, until } = this.options;
-    const rows = [...this.rows.values()].map((acc) => this.row(acc)).sort(compareRows);
+    const rows = [...this.rows.values()].map((acc) => this.row(acc, generatedAt)).sort(compareRows);
     return { release, target, generatedAt: new Date(generatedAt).toISOString(), since: iso(since), until: iso(until), historyBegins: iso(historyBegins), rows, series: this.series() };
   }
 
-  private row(acc: Acc): ReportRow {
+  private row(acc: Acc, now: number): ReportRow {
     // The current table wins over what was recorded: a removal moved to a later release changes what breaks.
     const entry = this.entries.get(acc.entry);
     const deprecated = entry?.deprecated ?? acc.recorded.deprecated;
     const removed = entry?.removed ?? acc.recorded.removed;
     const replacement = entry ? (entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null) : acc.recorded.replacement;
     return {
-      status: statusOf(removed, this.options.release, this.options.target),
+      status: statusOfEnd((this.options.endOf ?? SCHEDULE)({ id: acc.entry, removed }), { release: this.options.release, target: this.options.target, now, calendar: this.options.calendar ?? null }),
       client: acc.client,
       clientKind: acc.clientKind,
       userAgents: [...acc.userAgents].sort(),

@@ -1,6 +1,6 @@
 /**
- * What one legacy call answers, decided in order: 410 once the operation is
- * removed (or browned out), 401 to a caller the core does not know, 403 to a
+ * What one legacy call answers, decided in order: 410 once the gateway no
+ * longer serves the operation (or it is browned out), 401 to a caller the core does not know, 403 to a
  * cross-site write, the body's own refusal, else the rewrite. Every refusal is
  * an AppError with its code (docs/errors.md, "Legacy errors"); the dispatcher
  * writes it the legacy way, a JSON string, with `X-Error-Code`.
@@ -14,6 +14,7 @@ import type { CallCore, Hatch } from '../mapping/run.ts';
 import type { Entry } from '../mapping/types.ts';
 import type { BodyResult } from './body.ts';
 import { goneMessage } from './policy.ts';
+import type { ServeEnd } from './serve-until.ts';
 
 export type Answer =
   | { readonly outcome: 'rewritten'; readonly status: number; readonly body: unknown; readonly warning: string | null }
@@ -22,7 +23,9 @@ export type Answer =
 /** One legacy call, as the dispatcher read it. */
 export interface Call {
   readonly entry: Entry;
-  /** Removed at the configured release, or inside a brownout window. */
+  /** Until when the gateway serves it (serve-until.ts). */
+  readonly end: ServeEnd;
+  /** Past that end, or inside a brownout window. */
   readonly gone: boolean;
   readonly caller: CallerCheck;
   readonly params: Record<string, string>;
@@ -46,7 +49,7 @@ const failed = (error: AppError): Answer => ({ outcome: 'failed', error });
 export async function answer(call: Call, runner: Runner): Promise<Answer> {
   const { entry, caller } = call;
   // Removal is public knowledge; anything else is only for callers the core knows.
-  if (call.gone) return { outcome: 'refused', error: new AppError('GONE', goneMessage(entry)) };
+  if (call.gone) return { outcome: 'refused', error: new AppError('GONE', goneMessage(entry, call.end)) };
   if (caller.kind === 'refused') return failed(new UnauthenticatedError(caller.message));
   const crossSite = call.crossSite();
   if (crossSite !== null) return failed(new ForbiddenError(crossSite));

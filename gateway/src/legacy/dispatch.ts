@@ -33,12 +33,16 @@ import { answer, legacyBody, legacyRefusal } from './answer.ts';
 import type { Answer, Call, Runner } from './answer.ts';
 import { credentialsOf, deprecationValues, isGone, servingOf } from './policy.ts';
 import type { Brownout, Serving } from './policy.ts';
+import { SCHEDULE } from './serve-until.ts';
+import type { EndOf, ServeEnd } from './serve-until.ts';
 
 export interface LegacyDeps extends Runner {
   readonly entries: readonly Entry[];
   readonly calendar: ReleaseCalendar;
   readonly release: string;
   readonly brownouts: readonly Brownout[];
+  /** Until when each operation is served (serve-until.ts); the schedule's removal releases by default. */
+  readonly endOf?: EndOf;
   readonly client: CoreClient;
   readonly audit: AuditRecorder;
   /** `http.bodyLimit` as the config loader read it once, in bytes, as the pass-through and the core take it. */
@@ -60,6 +64,7 @@ interface Prepared {
   /** The `Deprecation` and `Sunset` values, the same on every answer. */
   readonly deprecation: string;
   readonly sunset: string;
+  readonly end: ServeEnd;
   readonly serving: Serving;
   readonly replacement: string | null;
   /** The successor's URL template (mapping/successor.ts); null when there is no concrete one. */
@@ -80,6 +85,7 @@ interface Shared {
 class LegacyCall implements Call {
   private readonly started: number;
   readonly entry: Entry;
+  readonly end: ServeEnd;
   readonly gone: boolean;
   readonly callCore: CallCore;
   private readonly credentials: Credentials;
@@ -90,6 +96,7 @@ class LegacyCall implements Call {
   constructor(private readonly shared: Shared, private readonly prepared: Prepared, readonly params: Record<string, string>, readonly query: URLSearchParams, private readonly x: Exchange) {
     this.started = shared.now();
     this.entry = prepared.entry;
+    this.end = prepared.end;
     this.gone = isGone(prepared.serving, this.started);
     this.credentials = credentialsOf(x.req.headers, query);
     // The core counts failed logins of the client, not of the gateway: it is told who that is as the pass-through tells it.
@@ -207,13 +214,16 @@ class LegacyCall implements Call {
 export function legacyStage(deps: LegacyDeps): Stage {
   const shared: Shared = { deps, now: deps.now ?? Date.now, callers: new CallerChecks() };
   const match = legacyMatcher(deps.entries);
-  const prepared = new Map<Entry, Prepared>(deps.entries.map((entry) => [entry, {
+  const endOf = deps.endOf ?? SCHEDULE;
+  const prepare = (entry: Entry, end: ServeEnd): Prepared => ({
     entry,
-    ...deprecationValues(entry, deps.calendar),
-    serving: servingOf(entry, deps.release, deps.brownouts),
+    ...deprecationValues(entry, deps.calendar, end),
+    end,
+    serving: servingOf(entry, deps.release, deps.brownouts, end),
     replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
     successor: successorTemplate(entry),
-  }]));
+  });
+  const prepared = new Map<Entry, Prepared>(deps.entries.map((entry) => [entry, prepare(entry, endOf(entry))]));
 
   return (x, next) => {
     const found = match(x.req.method ?? 'GET', x.pathname);
