@@ -31,6 +31,9 @@ export function plainAddress(address: string): string {
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(trimmed) ? trimmed.slice(7) : trimmed;
 }
 
+/** How many addresses' answers `trustedProxies` remembers. */
+const KNOWN_ADDRESSES = 1024;
+
 /** The test for a list of addresses and CIDR blocks (`10.0.0.1`, `10.1.0.0/16`, `::1`). */
 export function trustedProxies(list: readonly string[]): TrustedProxies {
   if (list.length === 0) return () => false;
@@ -41,10 +44,19 @@ export function trustedProxies(list: readonly string[]): TrustedProxies {
     if (prefix === undefined) blocks.addAddress(address, family);
     else blocks.addSubnet(address, Number(prefix), family);
   }
+  // The list is fixed once read, so each address is checked once: a check builds a SocketAddress, a few µs on every
+  // request from a proxy. Addresses in X-Forwarded-For are the caller's to choose, so the memory is bounded.
+  const known = new Map<string, boolean>();
   return (address) => {
-    const plain = plainAddress(address);
-    const family = isIP(plain);
-    return family !== 0 && blocks.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+    let trusted = known.get(address);
+    if (trusted === undefined) {
+      const plain = plainAddress(address);
+      const family = isIP(plain);
+      trusted = family !== 0 && blocks.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+      if (known.size >= KNOWN_ADDRESSES) known.clear();
+      known.set(address, trusted);
+    }
+    return trusted;
   };
 }
 
@@ -86,9 +98,11 @@ export function forwardedRequest(trusted: TrustedProxies): Middleware {
     const forwarded = forwardedOf(ctx.req.socket.remoteAddress ?? '', Boolean((ctx.req.socket as { encrypted?: boolean }).encrypted), ctx.req.headers, trusted);
     ctx.request.ip = forwarded.client;
     if (forwarded.viaProxy) {
-      // Own properties shadow Koa's getters for this request only.
-      Object.defineProperty(ctx.request, 'protocol', { value: forwarded.proto, configurable: true });
-      Object.defineProperty(ctx.request, 'host', { value: forwarded.host, configurable: true });
+      // Own properties shadow Koa's getters for this request only, when they differ from what the getters say: a
+      // property defined on every request (the gateway's, whose proxy headers mostly repeat the connection's) was
+      // measurable.
+      if (forwarded.proto !== ctx.request.protocol) Object.defineProperty(ctx.request, 'protocol', { value: forwarded.proto, configurable: true });
+      if (forwarded.host !== ctx.request.host) Object.defineProperty(ctx.request, 'host', { value: forwarded.host, configurable: true });
     }
     return next();
   };

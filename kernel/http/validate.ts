@@ -17,8 +17,19 @@ function details(where: string, error: Joi.ValidationError): ErrorDetail[] {
   });
 }
 
+const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, errors: { wrap: { label: false } } };
+
+/**
+ * The schema with the options every input is checked with, made once per validator: options given to
+ * `validate()` are merged into Joi's defaults on every call, and options set on a schema are merged once.
+ * (These now win over a schema's own preferences, where before the schema's won; no input schema sets any.)
+ */
+function compiled<T>(schema: Joi.Schema<T>): Joi.Schema<T> {
+  return schema.prefs(OPTIONS);
+}
+
 function run<T>(schema: Joi.Schema<T>, where: string, raw: unknown): T {
-  const { value, error } = schema.validate(raw, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+  const { value, error } = schema.validate(raw);
   if (error) {
     const list = details(where, error);
     throw new ValidationError(`Invalid ${where}: ${list.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, list);
@@ -27,11 +38,13 @@ function run<T>(schema: Joi.Schema<T>, where: string, raw: unknown): T {
 }
 
 export function joiParams<T>(schema: Joi.Schema<T>): Validator<Record<string, string>, T> {
-  return { validate: (raw) => run(schema, 'params', raw), schema: { joi: schema } };
+  const checked = compiled(schema);
+  return { validate: (raw) => run(checked, 'params', raw), schema: { joi: schema } };
 }
 
 export function joiBody<T>(schema: Joi.Schema<T>): Validator<unknown, T> {
-  return { validate: (raw) => run(schema, 'body', raw), schema: { joi: schema } };
+  const checked = compiled(schema);
+  return { validate: (raw) => run(checked, 'body', raw), schema: { joi: schema } };
 }
 
 /**
@@ -39,6 +52,7 @@ export function joiBody<T>(schema: Joi.Schema<T>): Validator<unknown, T> {
  * a key) and checked by a joi object schema. A repeated parameter is refused.
  */
 export function joiQuery<T>(schema: Joi.Schema<T>): Validator<string, T> {
+  const checked = compiled(schema);
   return {
     schema: { joi: schema },
     validate: (queryString) => {
@@ -54,7 +68,7 @@ export function joiQuery<T>(schema: Joi.Schema<T>): Validator<string, T> {
         problems.push({ parameter: err.parameter, message: err.message });
       }
       if (problems.length > 0) throw new ValidationError(`Invalid query: ${problems.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, problems);
-      return run(schema, 'query', { ...out });
+      return run(checked, 'query', { ...out });
     },
   };
 }

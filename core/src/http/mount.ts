@@ -10,7 +10,7 @@ import { can } from '../auth/caller.ts';
 import { indexRouteMatch } from './route-match.ts';
 import type { Caller } from '../auth/caller.ts';
 import { ForbiddenError, QueryStringError, splitQueryString, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
-import type { AnyRoute, RawParam, RequestState, ResponseShape, ShapeState } from '../../../kernel/index.ts';
+import type { AnyRoute, Logger, RawParam, RequestState, ResponseShape, RouteContext, ShapeState } from '../../../kernel/index.ts';
 
 function checkNoQuery(queryString: string): Record<string, never> {
   let params: RawParam[];
@@ -30,6 +30,19 @@ function checkNoQuery(queryString: string): Record<string, never> {
 
 function isEmptyBody(body: unknown): boolean {
   return body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0);
+}
+
+/** What a handler is given of its request; the logger is the request's, made only if the handler logs (request-context.ts). */
+class Call implements RouteContext {
+  readonly requestId: string;
+
+  constructor(readonly koa: Context, readonly caller: Caller | null) {
+    this.requestId = (koa.state as RequestState).requestId;
+  }
+
+  get logger(): Logger {
+    return (this.koa.state as RequestState).logger;
+  }
 }
 
 /** 401 without a valid credential, 403 when no role allows the method; checked before any input is read. */
@@ -59,8 +72,7 @@ export function mountRoutes(routes: readonly AnyRoute[]): Router {
       else if (!isEmptyBody(rawBody)) {
         throw new ValidationError('This operation takes no request body', [{ parameter: 'body', message: 'must be empty' }]);
       }
-      const state = ctx.state as RequestState;
-      const result = await route.handle({ params, query, body }, { requestId: state.requestId, logger: state.logger, caller, koa: ctx });
+      const result = await route.handle({ params, query, body }, new Call(ctx, caller));
       ctx.status = result.status ?? 200;
       if ('json' in result) {
         ctx.type = 'application/json';

@@ -37,3 +37,14 @@ test('IPv4-mapped IPv6 peers and entries are their IPv4 addresses; IPv6 CIDR blo
 test('X-Forwarded-Proto other than http or https keeps the connection\'s own protocol', () => {
   assert.equal(forwardedOf('127.0.0.1', true, { 'x-forwarded-proto': 'gopher' }, loopback).proto, 'https');
 });
+
+test('an address remembered as untrusted stays untrusted after a flood of other addresses, and a trusted one stays trusted', () => {
+  const trusted = trustedProxies(['10.1.0.0/16']);
+  assert.equal(trusted('10.2.0.1'), false);
+  assert.equal(trusted('10.1.0.1'), true);
+  // A caller may send any number of addresses in X-Forwarded-For: far more than are remembered.
+  for (let i = 0; i < 5000; i += 1) trusted(`192.0.${i >> 8}.${i & 255}`);
+  assert.equal(trusted('10.2.0.1'), false);
+  assert.equal(trusted('10.1.0.1'), true);
+  assert.equal(trusted('::ffff:10.1.0.1'), true, 'the mapped form is its own entry, answered alike');
+});
