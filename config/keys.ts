@@ -23,7 +23,15 @@ export const CONFIG_KEYS = {
   }),
   'core.url': key<string>({
     env: 'CORE_URL', default: 'http://127.0.0.1:3001', example: 'http://core.internal:9000', schema: httpUrl(),
-    description: 'Where the gateway finds the core. When only `core.port` is changed and `core.url` is left at its default, it follows the port (`http://127.0.0.1:<core.port>`).',
+    description: 'Where the gateway finds its upstream: the core, or a real Itential Platform (`https://platform:3443`), with a base path when a reverse proxy serves it under one (`https://proxy/iap`); every upstream call is made under it (docs/real-platform.md). When only `core.port` is changed and `core.url` is left at its default, it follows the port (`http://127.0.0.1:<core.port>`).',
+  }),
+  'core.caFile': key<string | null>({
+    env: 'CORE_CA_FILE', default: null, example: '/etc/iap-gateway/platform-ca.pem', schema: Joi.string().min(1).allow(null),
+    description: 'PEM bundle of certificate authorities the gateway trusts for an `https` `core.url`, beside the runtime\'s default ones (a private CA in front of the platform). A file that is missing, unreadable or holds no valid certificate stops the gateway at start (docs/real-platform.md).',
+  }),
+  'core.tlsVerify': key<boolean>({
+    env: 'CORE_TLS_VERIFY', default: true, example: false, schema: Joi.boolean(),
+    description: '`false` accepts any certificate from an `https` `core.url`: anyone on the way can then read callers\' credentials. Warned about at every start; for trying things out only.',
   }),
   dataDir: key<string>({ env: 'DATA_DIR', default: './data', example: '/var/lib/iap', schema: Joi.string(), description: 'Directory of the embedded SQLite store; resolved to an absolute path against the working directory.' }),
   mongoUrl: key<string | null>({
@@ -33,6 +41,11 @@ export const CONFIG_KEYS = {
     schema: Joi.string().pattern(/^mongodb(\+srv)?:\/\/\S+$/).allow(null).messages({ 'string.pattern.base': 'must be a mongodb:// or mongodb+srv:// URL' }),
     description: '`mongodb://` or `mongodb+srv://` URL of a replica set (one member is enough; a standalone server is refused, see docs/deployment.md). `null` uses the embedded SQLite store.',
   }),
+  'gateway.mongoUrl': key<string | null>({
+    env: 'GATEWAY_MONGO_URL', default: null, example: 'mongodb://db.internal:27017/iap-gateway',
+    schema: Joi.string().pattern(/^mongodb(\+srv)?:\/\/\S+$/).allow(null).messages({ 'string.pattern.base': 'must be a mongodb:// or mongodb+srv:// URL' }),
+    description: "MongoDB URL of the gateway's own audit store (a replica set, as `mongoUrl`); `null` keeps it in `gateway.sqlite` under `dataDir`. The gateway never reads `mongoUrl`, which is the core's: in front of a real platform its audit never lands in the platform's database. Give several gateways the same one to report on all their calls; with our own core upstream it may be `mongoUrl`'s (docs/real-platform.md, \"The audit store\").",
+  }),
   'platform.release': key<string>({
     env: 'PLATFORM_RELEASE', default: '2022.1', example: '2023.1',
     schema: Joi.string().pattern(/^\d{4}\.\d+$/).messages({ 'string.pattern.base': 'must be a release like 2022.1 (year.number)' }),
@@ -41,6 +54,10 @@ export const CONFIG_KEYS = {
   'admin.username': key<string>({ env: 'ADMIN_USERNAME', default: 'admin', example: 'root', schema: Joi.string(), description: 'Account created on first start with an empty store.' }),
   'admin.password': key<string | null>({ env: 'ADMIN_PASSWORD', default: null, example: 'correct horse', schema: Joi.string().allow(null), description: 'Its password; `null` generates one and prints it once.' }),
   'gateway.timeoutMs': key<number>({ env: 'GATEWAY_TIMEOUT_MS', default: 30000, example: 60000, schema: count(), description: 'Longest the gateway waits for the core before answering 504 (pass-through) or the legacy error.' }),
+  'gateway.upstreamPageMax': key<number>({
+    env: 'GATEWAY_UPSTREAM_PAGE_MAX', default: 100, example: 25, schema: whole(1, 100_000),
+    description: "Largest page (1 to 100000) the gateway asks its upstream for when a legacy read needs more records than one page (a legacy `limit` of 0, a whole list): it reads page after page, each starting where the upstream's `nextPageSkip` says or after the records it received, until the upstream's `total`. A smaller cap upstream only costs more pages. The default is the page ipctl reads the platform's lists with (docs/real-platform.md).",
+  }),
   'gateway.brownouts': key<Brownout[]>({
     default: [], schema: Joi.array().items(brownoutEntry()),
     description: 'Brownout windows: `[{"operations": ["cancelJob"] or ["*"], "from": ISO date, "until": ISO date}]`; inside one, a deprecated operation already answers 410 as if removed, so clients find out early.',
@@ -136,7 +153,7 @@ export const CONFIG_KEYS = {
   }),
   'search.maxLimit': key<number>({
     env: 'SEARCH_MAX_LIMIT', default: 1000, example: 5000, schema: count(),
-    description: 'Largest accepted `limit`, of the job and task searches and of every list (accounts, groups, roles, workflows, transformations, catalogs, automations, triggers). The gateway reads the same setting and pages legacy reads by it, so give both services the same value.',
+    description: 'Largest accepted `limit`, of the job and task searches and of every list (accounts, groups, roles, workflows, transformations, catalogs, automations, triggers). The gateway pages its legacy reads by its own `gateway.upstreamPageMax` instead.',
   }),
   'search.maxQueryLength': key<number>({ env: 'SEARCH_MAX_QUERY_LENGTH', default: 16384, example: 32768, schema: count(), description: 'Longest accepted query string (characters).' }),
   'search.maxInItems': key<number>({ env: 'SEARCH_MAX_IN_ITEMS', default: 1000, example: 500, schema: count(), description: 'Most values in one `in` / `not-in` list.' }),

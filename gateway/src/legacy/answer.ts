@@ -40,8 +40,8 @@ export interface Call {
 
 export interface Runner {
   readonly hatches: ReadonlyMap<string, Hatch>;
-  /** The core's largest search page (`search.maxLimit`). */
-  readonly searchMaxLimit: number;
+  /** The largest page the gateway asks its upstream for (`gateway.upstreamPageMax`). */
+  readonly upstreamPageMax: number;
 }
 
 const failed = (error: AppError): Answer => ({ outcome: 'failed', error });
@@ -69,7 +69,7 @@ export async function answer(call: Call, runner: Runner): Promise<Answer> {
       if (reply.warning) warnings.push(reply.warning);
       return reply;
     };
-    const result = await runEntry(entry, { params: call.params, query, body: read.body }, callCore, runner.hatches, runner.searchMaxLimit);
+    const result = await runEntry(entry, { params: call.params, query, body: read.body }, callCore, runner.hatches, runner.upstreamPageMax);
     return { outcome: 'rewritten', status: result.status, body: result.body, warning: warnings.length > 0 ? warnings.join(', ') : null };
   } catch (err) {
     return failed(legacyRefusal(err, call));

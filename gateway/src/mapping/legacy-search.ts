@@ -1,9 +1,9 @@
 /**
  * A legacy job or task search served by the new search with MongoDB's
  * semantics (docs/gateway.md, "Legacy searches"): the query translated
- * exactly or refused, the sort given to the core or refused, pages of the
- * core's largest size read until the legacy `limit` (or every document) is
- * served, and the legacy projection applied here, so that a projection the
+ * exactly or refused, the sort given to the core or refused, pages read
+ * as the upstream answers them (pages.ts) until the legacy `limit` (or every
+ * document) is served, and the legacy projection applied here, so that a projection the
  * new search words differently (unknown fields, paths into arrays, a sort
  * field projected away) still answers what MongoDB answered.
  */
@@ -13,6 +13,7 @@ import { project, readLimit, readProjection, readSkip, readSort, singleSort } fr
 import type { MongoProjection } from './legacy-options.ts';
 import { legacyError, LegacyFailure } from './run.ts';
 import type { HatchApi } from './run.ts';
+import { nextSkipOf, readPages } from './pages.ts';
 import { translateQuery, UntranslatableQuery } from './translate.ts';
 
 export type SearchType = 'jobs' | 'tasks';
@@ -83,7 +84,7 @@ interface Page {
 
 /**
  * Runs a legacy search: the whole answer the legacy platform gave, read in
- * pages of at most the core's largest page. Pages are separate reads, so a
+ * pages of at most `api.pageMax`. Pages are separate reads, so a
  * document changed meanwhile may move between them (as in a MongoDB cursor).
  */
 export async function legacySearch(api: HatchApi, search: LegacySearch): Promise<LegacyResults> {
@@ -99,19 +100,17 @@ export async function legacySearch(api: HatchApi, search: LegacySearch): Promise
     ...coreProjection(type, [projection, search.fixed ?? null], sort?.sort ?? null),
     ...search.extra,
   };
-  const docs: unknown[] = [];
-  let total = 0;
-  for (let at = skip; ; ) {
-    const want = limit === null ? api.maxLimit : Math.min(api.maxLimit, limit - docs.length);
-    const answer = await api.call({ method: 'GET', path: `/operations-manager/${search.type}`, query: { ...base, skip: String(at), limit: String(want) }, body: undefined });
-    if (answer.status < 200 || answer.status > 299) throw legacyError(answer);
-    const page = (typeof answer.body === 'object' && answer.body !== null ? answer.body : {}) as Page;
-    const data = Array.isArray(page.data) ? page.data : [];
-    total = Number(page.metadata?.total ?? 0);
-    docs.push(...data);
-    at += data.length;
-    if (data.length < want || at >= total || (limit !== null && docs.length >= limit)) break;
-  }
+  const { items: docs, total } = await readPages({
+    skip,
+    limit,
+    pageMax: api.pageMax,
+    read: async (at, want) => {
+      const answer = await api.call({ method: 'GET', path: `/operations-manager/${search.type}`, query: { ...base, skip: String(at), limit: String(want) }, body: undefined });
+      if (answer.status < 200 || answer.status > 299) throw legacyError(answer);
+      const page = (typeof answer.body === 'object' && answer.body !== null ? answer.body : {}) as Page;
+      return { items: Array.isArray(page.data) ? page.data : [], total: Number(page.metadata?.total ?? 0), nextSkip: nextSkipOf(page.metadata) };
+    },
+  });
   const fixed = search.fixed ?? null;
   return { docs: docs.map((d) => project(project(d, projection), fixed)), total, skip, limit };
 }

@@ -73,8 +73,8 @@ export function throttled(answer: CoreAnswer): AppError | null {
 
 export interface HatchApi {
   readonly call: CallCore;
-  /** The largest page the core's search gives (`search.maxLimit`): legacy searches read pages of this size. */
-  readonly maxLimit: number;
+  /** The largest page to ask the upstream for (`gateway.upstreamPageMax`); legacy reads page by what it answers (pages.ts). */
+  readonly pageMax: number;
 }
 
 /** An escape hatch: an operation whose rewrite the generic steps cannot say (docs/gateway.md, "Escape hatches"). */
@@ -121,7 +121,7 @@ function copiedAnswer(next: Step | undefined, answer: CoreAnswer): CoreAnswer | 
   return bytes ? { status: next.status ?? 200, body: new RawJson(bytes) } : null;
 }
 
-export async function runEntry(entry: Entry, request: LegacyRequest, callCore: CallCore, hatches: ReadonlyMap<string, Hatch>, maxLimit: number): Promise<CoreAnswer> {
+export async function runEntry(entry: Entry, request: LegacyRequest, callCore: CallCore, hatches: ReadonlyMap<string, Hatch>, pageMax: number): Promise<CoreAnswer> {
   const calls: unknown[] = [];
   const scope: Scope = { params: request.params, query: request.query, body: request.body ?? {}, vars: {}, last: null, calls };
   for (let i = 0; i < entry.steps.length; i += 1) {
@@ -152,7 +152,7 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
     } else if ('answer' in step) {
       return { status: step.status ?? 200, body: fill(step.answer, scope) ?? null };
     } else if ('code' in step) {
-      return hatches.get(step.code)!(fill(step.with, scope), scope, { call: callCore, maxLimit });
+      return hatches.get(step.code)!(fill(step.with, scope), scope, { call: callCore, pageMax });
     } else {
       throw new LegacyFailure(step.unavailable);
     }

@@ -9,8 +9,10 @@
 import type { Hatch, HatchRecord } from '../run.ts';
 import { pcAllHatch } from './platform-core/all.ts';
 import { pcBrokerHostHatch } from './platform-core/broker-host.ts';
+import { pcCreateHatch } from './platform-core/create.ts';
 import { pcInheritedHatch } from './platform-core/inherited.ts';
 import { pcListHatch } from './platform-core/list.ts';
+import { pcLocalAccountHatch } from './platform-core/local-account.ts';
 import { pcPageHatch } from './platform-core/page.ts';
 import { pcSearchHatch } from './platform-core/search.ts';
 import { pcUpdateHatch } from './platform-core/update.ts';
@@ -24,8 +26,10 @@ import { weTaskIterationsHatch } from './workflow-engine/task-iterations.ts';
 const records: readonly HatchRecord[] = [
   pcAllHatch,
   pcBrokerHostHatch,
+  pcCreateHatch,
   pcInheritedHatch,
   pcListHatch,
+  pcLocalAccountHatch,
   pcPageHatch,
   pcSearchHatch,
   pcUpdateHatch,

@@ -2,7 +2,8 @@
  * `pcAll`: a whole list of the authorization API as one array. Legacy list
  * operations (`GET /config/roles`, `GET /groups/list`, group members, the
  * method registry) answered everything at once, while the new lists page:
- * the hatch reads page after page until `total` is reached.
+ * the hatch reads page after page until the upstream's `total` is reached
+ * (pages.ts).
  *
  * with: {path, query?, pick?: [keys], where?: {dotted.path: value | {startsWith}}, one?: "<not found message>"}
  * `pick` keeps only those keys of each item; `where` keeps matching items;
@@ -11,7 +12,8 @@
 import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
-import { argsOf, send, text } from './common.ts';
+import { argsOf, listPages, text } from './common.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcAll';
@@ -53,32 +55,25 @@ export const pcAll: Hatch = async (raw, _scope, api) => {
   const path = text(args, 'path', HATCH);
   const query = queryOf(args['query']);
   const matches = tests(args['where']);
+  const keeps = (item: unknown): boolean => matches.every(([p, test]) => test(at(item, p)));
   const pick = picker(args['pick']);
   const one = args['one'];
-  const kept: unknown[] = [];
-  for (let skip = 0; ; skip += api.maxLimit) {
-    const { body } = await send(api.call, { method: 'GET', path, query: { ...query, limit: String(api.maxLimit), skip: String(skip) } });
-    const page = isPlainObject(body) && Array.isArray(body['results']) ? body['results'] : [];
-    const total = isPlainObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
-    kept.push(...page.filter((item: unknown) => matches.every(([p, test]) => test(at(item, p)))));
-    if (typeof one === 'string' && kept.length > 0) break;
-    if (page.length === 0 || skip + page.length >= total) break;
-  }
-  if (typeof one === 'string') {
+  const lookup = typeof one === 'string';
+  const { results } = await listPages(api, path, query, 0, null, lookup ? (items) => items.some(keeps) : undefined);
+  const kept = results.filter(keeps);
+  if (lookup) {
     if (kept.length === 0) throw new LegacyFailure(one);
     return { status: 200, body: pick(kept[0]) };
   }
   return { status: 200, body: kept.map(pick) };
 };
 
-export const pcAllHatch: HatchRecord = {
-  name: 'pcAll',
-  family: 'platform-core',
-  why: 'the legacy list answered everything at once; the new list pages, so the hatch reads page after page (and can filter, pick keys, or answer one match)',
-  with: {
-    type: 'object',
+export const pcAllHatch: HatchRecord = hatchRecord(
+  HATCH,
+  'platform-core',
+  'the legacy list answered everything at once; the new list pages, so the hatch reads page after page (and can filter, pick keys, or answer one match)',
+  {
     required: ['path'],
-    additionalProperties: false,
     properties: {
       path: { type: 'string', pattern: '^/' },
       query: { type: 'object' },
@@ -87,5 +82,5 @@ export const pcAllHatch: HatchRecord = {
       one: { type: 'string', minLength: 1 },
     },
   },
-  run: pcAll,
-};
+  pcAll,
+);

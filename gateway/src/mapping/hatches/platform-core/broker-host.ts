@@ -11,6 +11,7 @@
 import type { Hatch } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import { argsOf, send, text } from './common.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcBrokerHost';
@@ -22,10 +23,10 @@ export const pcBrokerHost: Hatch = async (raw, _scope, api) => {
   return { status: 200, body: Array.isArray(hosts) ? hosts : [] };
 };
 
-export const pcBrokerHostHatch: HatchRecord = {
-  name: 'pcBrokerHost',
-  family: 'platform-core',
-  why: 'the answer is the key of the brokers mapping named by the request, which a template path cannot pick',
-  with: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1 } } },
-  run: pcBrokerHost,
-};
+export const pcBrokerHostHatch: HatchRecord = hatchRecord(
+  HATCH,
+  'platform-core',
+  'the answer is the key of the brokers mapping named by the request, which a template path cannot pick',
+  { required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+  pcBrokerHost,
+);

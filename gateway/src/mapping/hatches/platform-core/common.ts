@@ -4,8 +4,9 @@
  * of the core becomes the legacy error (run.ts, `legacyError`), as a `call` step's does.
  */
 import { legacyError, LegacyFailure } from '../../run.ts';
-import type { CallCore, CoreCall, HatchApi } from '../../run.ts';
-import { isPlainObject } from '../../../../../kernel/index.ts';
+import type { CallCore, CoreAnswer, CoreCall, HatchApi } from '../../run.ts';
+import { readPages } from '../../pages.ts';
+import { isPlainObject, setOwn } from '../../../../../kernel/index.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -47,21 +48,64 @@ export function dataOf(body: unknown): unknown {
 }
 
 /**
- * A list read with a legacy page: `limit` null (none, MongoDB's 0) or above
- * the list's largest page (`api.maxLimit`, the config's `search.maxLimit`, which
- * the core's lists read too) is read page by page, so it is never refused or cut.
+ * PATCHes an account, group or role and answers the updated document. The
+ * platform takes the changes wrapped, `{"updates": {...}}` (REF
+ * update-account, update-group, update-role); our core takes that form too.
  */
-export async function listPages(api: HatchApi, path: string, query: Record<string, string>, skip: number, limit: number | null): Promise<{ results: unknown[]; total: number }> {
-  const results: unknown[] = [];
-  let total = 0;
-  for (let at = skip; ; ) {
-    const want = limit === null ? api.maxLimit : Math.min(api.maxLimit, limit - results.length);
-    const { body } = await send(api.call, { method: 'GET', path, query: { ...query, skip: String(at), limit: String(want) } });
-    const page = isPlainObject(body) && Array.isArray(body['results']) ? body['results'] : [];
-    total = isPlainObject(body) && typeof body['total'] === 'number' ? body['total'] : 0;
-    results.push(...page);
-    at += page.length;
-    if (page.length < want || at >= total || (limit !== null && results.length >= limit)) break;
+export async function patch(api: HatchApi, kind: Kind, id: string, updates: Obj): Promise<CoreAnswer> {
+  const { body } = await send(api.call, { method: 'PATCH', path: pathOf(kind, id), body: { updates } });
+  return { status: 200, body: dataOf(body) };
+}
+
+/**
+ * The fields each authorization list filters on, as the platform's reference
+ * names them (REF get-accounts, get-groups, get-roles): a filter on any other
+ * field the platform would ignore and answer everything, so it is refused.
+ */
+const FILTER_FIELDS: Readonly<Record<Kind, readonly string[]>> = {
+  accounts: ['username', 'firstname', 'email', 'provenance'],
+  groups: ['name', 'description', 'provenance'],
+  roles: ['name', 'description', 'provenance'],
+};
+const OPERATORS = { equals: 'multiEquals', contains: 'multiContains', startsWith: 'multiStartsWith' } as const;
+export type Filter = keyof typeof OPERATORS;
+export const FILTERS = Object.keys(OPERATORS) as readonly Filter[];
+
+/** The list an authorization path names (`/authorization/groups`). */
+export function listKindOf(path: string, hatch: string): Kind {
+  const kind = KINDS.find((k) => path === pathOf(k));
+  if (kind === undefined) throw new LegacyFailure(`${hatch}: ${path} is not an authorization list`);
+  return kind;
+}
+
+/** One condition as the platform's list parameter (`multiEquals[username]`), set on `query`. */
+export function setFilter(query: Record<string, string>, kind: Kind, op: Filter, field: string, value: string): void {
+  if (!FILTER_FIELDS[kind].includes(field)) {
+    throw new LegacyFailure(`The ${kind} list can filter only on ${FILTER_FIELDS[kind].join(', ')}, not on ${field}`);
   }
-  return { results, total };
+  const name = `${OPERATORS[op]}[${field}]`;
+  if (Object.hasOwn(query, name)) throw new LegacyFailure(`The filter cannot be expressed: the list takes one ${op} condition on ${field}`);
+  setOwn(query, name, value);
+}
+
+/**
+ * A list read with a legacy page: `limit` null (none, MongoDB's 0) or above
+ * the largest page asked of the upstream (`api.pageMax`) is read page by
+ * page, after the records each page brought (pages.ts), so it is never cut.
+ */
+export async function listPages(api: HatchApi, path: string, query: Record<string, string>, skip: number, limit: number | null, enough?: (items: readonly unknown[]) => boolean): Promise<{ results: unknown[]; total: number }> {
+  const { items, total } = await readPages({
+    skip,
+    limit,
+    pageMax: api.pageMax,
+    ...(enough ? { enough } : {}),
+    read: async (at, want) => {
+      const { body } = await send(api.call, { method: 'GET', path, query: { ...query, skip: String(at), limit: String(want) } });
+      return {
+        items: isPlainObject(body) && Array.isArray(body['results']) ? body['results'] : [],
+        total: isPlainObject(body) && typeof body['total'] === 'number' ? body['total'] : 0,
+      };
+    },
+  });
+  return { results: items, total };
 }

@@ -14,6 +14,7 @@ import type { Hatch } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Obj } from './common.ts';
 import { argsOf, kindOf, pathOf, send, text } from './common.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcInherited';
@@ -50,15 +51,10 @@ export const pcInherited: Hatch = async (raw, _scope, api) => {
   return { status: 200, body: { ...(isPlainObject(doc) ? doc : {}), inheritedGroups, inheritedRoles: [...inheritedRoles.values()] } };
 };
 
-export const pcInheritedHatch: HatchRecord = {
-  name: 'pcInherited',
-  family: 'platform-core',
-  why: 'the new interface stores direct memberships only; the inherited groups and roles are a walk through memberOf',
-  with: {
-    type: 'object',
-    required: ['kind', 'id'],
-    additionalProperties: false,
-    properties: { kind: { enum: ['accounts', 'groups'] }, id: { type: 'string', minLength: 1 } },
-  },
-  run: pcInherited,
-};
+export const pcInheritedHatch: HatchRecord = hatchRecord(
+  HATCH,
+  'platform-core',
+  'the new interface stores direct memberships only; the inherited groups and roles are a walk through memberOf',
+  { required: ['kind', 'id'], properties: { kind: { enum: ['accounts', 'groups'] }, id: { type: 'string', minLength: 1 } } },
+  pcInherited,
+);

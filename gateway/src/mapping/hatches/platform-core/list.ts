@@ -3,7 +3,8 @@
  * or role (`PUT /accounts/:id/groups/:groupId`, `DELETE /roles/:id/allowedViews/...`,
  * `PUT /groups/:id/roles`, ...). The new PATCH replaces whole lists, so adding
  * or removing one item reads the document, changes the list and writes it
- * back; setting the list writes it directly. Answers the updated document.
+ * back; setting the list writes it directly, as `{"updates": {...}}`.
+ * Answers the updated document.
  *
  * with: {kind: accounts|groups|roles, id, field, op: add|remove|set, item?, items?}
  * `item` is one reference (`{groupId}`, `{roleId}`, `{provenance, name}`, `{provenance, path}`);
@@ -15,7 +16,8 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
 import type { Kind, Obj } from './common.ts';
-import { argsOf, dataOf, kindOf, pathOf, send, text } from './common.ts';
+import { argsOf, kindOf, patch, pathOf, send, text } from './common.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcList';
@@ -94,18 +96,15 @@ export const pcList: Hatch = async (raw, _scope, api) => {
   } else {
     throw new LegacyFailure(`${HATCH}: op must be add, remove or set`);
   }
-  const { body } = await send(api.call, { method: 'PATCH', path: pathOf(kind, id), body: { [name]: list } });
-  return { status: 200, body: dataOf(body) };
+  return patch(api, kind, id, { [name]: list });
 };
 
-export const pcListHatch: HatchRecord = {
-  name: 'pcList',
-  family: 'platform-core',
-  why: 'the new PATCH replaces whole lists; adding or removing one item reads the document, changes the list and writes it back',
-  with: {
-    type: 'object',
+export const pcListHatch: HatchRecord = hatchRecord(
+  HATCH,
+  'platform-core',
+  'the new PATCH replaces whole lists; adding or removing one item reads the document, changes the list and writes it back',
+  {
     required: ['kind', 'id', 'field', 'op'],
-    additionalProperties: false,
     properties: {
       kind: { enum: ['accounts', 'groups', 'roles'] },
       id: { type: 'string', minLength: 1 },
@@ -115,9 +114,7 @@ export const pcListHatch: HatchRecord = {
       items: { type: ['array', 'object'] },
     },
     // Which of item and items the operation reads.
-    if: { properties: { op: { const: 'set' } } },
-    then: { required: ['items'] },
-    else: { required: ['item'] },
+    more: { if: { properties: { op: { const: 'set' } } }, then: { required: ['items'] }, else: { required: ['item'] } },
   },
-  run: pcList,
-};
+  pcList,
+);

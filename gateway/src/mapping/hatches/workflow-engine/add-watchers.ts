@@ -7,7 +7,8 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { Scope } from '../../template.ts';
-import { callOk } from './common.ts';
+import { callOk, readBack } from './common.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export async function weAddWatchers(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
@@ -25,19 +26,13 @@ export async function weAddWatchers(args: unknown, _scope: Scope, api: HatchApi)
     }
     await callOk(api, { method: 'POST', path: `${path}/watch` });
   }
-  const job = await callOk(api, { method: 'GET', path });
-  return { status: 200, body: job.data ?? null };
+  return readBack(api, path);
 }
 
-export const weAddWatchersHatch: HatchRecord = {
-  name: 'weAddWatchers',
-  family: 'workflow-engine',
-  why: 'watch adds only the caller; other accounts in the list are refused rather than silently left out',
-  with: {
-    type: 'object',
-    required: ['jobId', 'watchers'],
-    additionalProperties: false,
-    properties: { jobId: { type: 'string', minLength: 1 }, watchers: { type: 'array', items: { type: 'string' } } },
-  },
-  run: weAddWatchers,
-};
+export const weAddWatchersHatch: HatchRecord = hatchRecord(
+  'weAddWatchers',
+  'workflow-engine',
+  'watch adds only the caller; other accounts in the list are refused rather than silently left out',
+  { required: ['jobId', 'watchers'], properties: { jobId: { type: 'string', minLength: 1 }, watchers: { type: 'array', items: { type: 'string' } } } },
+  weAddWatchers,
+);

@@ -7,7 +7,8 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { Scope } from '../../template.ts';
-import { callOk } from './common.ts';
+import { callOk, readBack } from './common.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export async function weClaimTask(args: unknown, _scope: Scope, api: HatchApi): Promise<CoreAnswer> {
@@ -17,19 +18,13 @@ export async function weClaimTask(args: unknown, _scope: Scope, api: HatchApi): 
   // A named user is an assignment (possibly to someone else); no user claims the task for the caller.
   if (user !== undefined && user !== null && user !== '') await callOk(api, { method: 'POST', path: `${path}/assign`, body: { userId: String(user) } });
   else await callOk(api, { method: 'POST', path: `${path}/claim` });
-  const task = await callOk(api, { method: 'GET', path });
-  return { status: 200, body: task.data ?? null };
+  return readBack(api, path);
 }
 
-export const weClaimTaskHatch: HatchRecord = {
-  name: 'weClaimTask',
-  family: 'workflow-engine',
-  why: 'claim or assign depending on whether the body names a user; templates have no conditions',
-  with: {
-    type: 'object',
-    required: ['taskId'],
-    additionalProperties: false,
-    properties: { taskId: { type: 'string', minLength: 1 }, user: { type: ['string', 'null'] } },
-  },
-  run: weClaimTask,
-};
+export const weClaimTaskHatch: HatchRecord = hatchRecord(
+  'weClaimTask',
+  'workflow-engine',
+  'claim or assign depending on whether the body names a user; templates have no conditions',
+  { required: ['taskId'], properties: { taskId: { type: 'string', minLength: 1 }, user: { type: ['string', 'null'] } } },
+  weClaimTask,
+);

@@ -4,7 +4,7 @@
  * ../legacy-options.ts.
  */
 import { legacyError } from '../../run.ts';
-import type { CoreCall, HatchApi } from '../../run.ts';
+import type { CoreAnswer, CoreCall, HatchApi } from '../../run.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export interface Envelope {
@@ -18,4 +18,10 @@ export async function callOk(api: HatchApi, call: Omit<CoreCall, 'query' | 'body
   const answer = await api.call({ query: {}, body: undefined, ...call });
   if (answer.status < 200 || answer.status > 299) throw legacyError(answer);
   return isPlainObject(answer.body) ? (answer.body as Envelope) : {};
+}
+
+/** The job or task at `path` as the legacy operations answered after a change: the document itself, read back. */
+export async function readBack(api: HatchApi, path: string): Promise<CoreAnswer> {
+  const read = await callOk(api, { method: 'GET', path });
+  return { status: 200, body: read.data ?? null };
 }

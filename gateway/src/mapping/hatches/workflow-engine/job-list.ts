@@ -8,6 +8,7 @@ import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Scope } from '../../template.ts';
 import { legacySearch } from '../../legacy-search.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 /** Legacy status names that are not statuses of the new interface. */
@@ -34,15 +35,10 @@ export async function weJobList(args: unknown, _scope: Scope, api: HatchApi): Pr
   return { status: 200, body: { results: found.docs, skip: found.skip, limit: found.limit ?? 0, total: found.total } };
 }
 
-export const weJobListHatch: HatchRecord = {
-  name: 'weJobList',
-  family: 'workflow-engine',
-  why: 'legacy status names (active, cancelled) the new search does not have, and a page given as page: {skip, limit}',
-  with: {
-    type: 'object',
-    required: ['status'],
-    additionalProperties: false,
-    properties: { status: { type: 'string', minLength: 1 }, options: { type: 'object' } },
-  },
-  run: weJobList,
-};
+export const weJobListHatch: HatchRecord = hatchRecord(
+  'weJobList',
+  'workflow-engine',
+  'legacy status names (active, cancelled) the new search does not have, and a page given as page: {skip, limit}',
+  { required: ['status'], properties: { status: { type: 'string', minLength: 1 }, options: { type: 'object' } } },
+  weJobList,
+);

@@ -12,6 +12,8 @@ import type { Scope } from '../../template.ts';
 import { readLimit, readProjection, readSkip, readSort, project } from '../../legacy-options.ts';
 import { qOf } from '../../legacy-search.ts';
 import { callOk } from './common.ts';
+import { nextSkipOf, readPages } from '../../pages.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 /** Beyond this many matching tasks the legacy caller is asked to narrow the query. */
@@ -65,18 +67,23 @@ export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: Hat
   const projection = readProjection(o['fields']);
 
   const jobs = new Map<string, Record<string, unknown>>();
-  for (let skipped = 0; ; skipped += api.maxLimit) {
-    const query = { ...q, dereference: 'job', include: 'job', sort: '_id', order: '1', skip: String(skipped), limit: String(api.maxLimit) };
-    const found = await callOk(api, { method: 'GET', path: '/operations-manager/tasks', query });
-    const total = Number(found.metadata?.total ?? 0);
-    if (total > MAX_TASKS) throw new LegacyFailure(`The task query matches ${total} tasks; getJobFromTaskQuery reads at most ${MAX_TASKS}, so narrow it`);
-    const tasks = Array.isArray(found.data) ? found.data : [];
-    for (const task of tasks) {
-      const job = isPlainObject(task) ? task['job'] : undefined;
-      if (isPlainObject(job) && typeof job['_id'] === 'string' && !jobs.has(job['_id'])) jobs.set(job['_id'], job);
-    }
-    if (tasks.length < api.maxLimit || skipped + api.maxLimit >= total) break;
-  }
+  await readPages({
+    skip: 0,
+    limit: null,
+    pageMax: api.pageMax,
+    read: async (at, want) => {
+      const query = { ...q, dereference: 'job', include: 'job', sort: '_id', order: '1', skip: String(at), limit: String(want) };
+      const found = await callOk(api, { method: 'GET', path: '/operations-manager/tasks', query });
+      const total = Number(found.metadata?.total ?? 0);
+      if (total > MAX_TASKS) throw new LegacyFailure(`The task query matches ${total} tasks; getJobFromTaskQuery reads at most ${MAX_TASKS}, so narrow it`);
+      const tasks = Array.isArray(found.data) ? found.data : [];
+      for (const task of tasks) {
+        const job = isPlainObject(task) ? task['job'] : undefined;
+        if (isPlainObject(job) && typeof job['_id'] === 'string' && !jobs.has(job['_id'])) jobs.set(job['_id'], job);
+      }
+      return { items: tasks, total, nextSkip: nextSkipOf(found.metadata) };
+    },
+  });
 
   // The jobs are sorted here, so any MongoDB sort can be; without one, by name as the new search orders. _id last keeps the order total.
   const keys = [...(given.length > 0 ? given : [['name', 1] as const]), ['_id', given[0]?.[1] ?? 1] as const];
@@ -90,15 +97,10 @@ export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: Hat
   return { status: 200, body: ordered.slice(skip, limit === null ? undefined : skip + limit).map((job) => project(job, projection)) };
 }
 
-export const weJobsFromTaskQueryHatch: HatchRecord = {
-  name: 'weJobsFromTaskQuery',
-  family: 'workflow-engine',
-  why: 'the unique jobs of the matching tasks, paged, sorted and projected as jobs with MongoDB rules',
-  with: {
-    type: 'object',
-    required: ['taskQuery'],
-    additionalProperties: false,
-    properties: { taskQuery: { type: 'object' }, options: { type: 'object' } },
-  },
-  run: weJobsFromTaskQuery,
-};
+export const weJobsFromTaskQueryHatch: HatchRecord = hatchRecord(
+  'weJobsFromTaskQuery',
+  'workflow-engine',
+  'the unique jobs of the matching tasks, paged, sorted and projected as jobs with MongoDB rules',
+  { required: ['taskQuery'], properties: { taskQuery: { type: 'object' }, options: { type: 'object' } } },
+  weJobsFromTaskQuery,
+);

@@ -2,7 +2,7 @@
  * `weSearch`: every legacy job and task search (find, searchJobs,
  * searchTasks, getAssociatedJobs, queryJobs, queryTasksBrief, getTask,
  * getTaskStatuses) with MongoDB's semantics (gateway/src/mapping/legacy-search.ts).
- * Paging past the core's largest page and the projection need code.
+ * Paging past the upstream's page and the projection need code.
  *
  * with: {type: jobs|tasks, query, options?: {sort, skip, limit, fields},
  *        fields?: (overrides options.fields), fixed?: {include|exclude: [paths]},
@@ -17,6 +17,7 @@ import type { Hatch } from '../../run.ts';
 import { legacySearch } from '../../legacy-search.ts';
 import type { SearchType } from '../../legacy-search.ts';
 import type { MongoProjection } from '../../legacy-options.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject, ownProperty } from '../../../../../kernel/index.ts';
 
 const HATCH = 'weSearch';
@@ -53,14 +54,12 @@ export const weSearch: Hatch = async (raw, _scope, api) => {
   return { status: 200, body: found.docs };
 };
 
-export const weSearchHatch: HatchRecord = {
-  name: 'weSearch',
-  family: 'workflow-engine',
-  why: 'MongoDB semantics for legacy job and task searches: paging past the core\'s largest page and the projection need code',
-  with: {
-    type: 'object',
+export const weSearchHatch: HatchRecord = hatchRecord(
+  HATCH,
+  'workflow-engine',
+  'MongoDB semantics for legacy job and task searches: paging past the upstream\'s page and the projection need code',
+  {
     required: ['type', 'query', 'answer'],
-    additionalProperties: false,
     properties: {
       type: { enum: ['jobs', 'tasks'] },
       query: { type: 'object' },
@@ -77,5 +76,5 @@ export const weSearchHatch: HatchRecord = {
       answer: { enum: ['list', 'results', 'first'] },
     },
   },
-  run: weSearch,
-};
+  weSearch,
+);

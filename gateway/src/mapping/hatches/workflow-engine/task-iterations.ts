@@ -7,6 +7,7 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { CoreAnswer, HatchApi } from '../../run.ts';
 import type { Scope } from '../../template.ts';
+import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 export async function weTaskIterations(args: unknown, _scope: Scope, _api: HatchApi): Promise<CoreAnswer> {
@@ -16,15 +17,10 @@ export async function weTaskIterations(args: unknown, _scope: Scope, _api: Hatch
   return { status: 200, body: Array.isArray(entry['iterations']) ? entry['iterations'] : [] };
 }
 
-export const weTaskIterationsHatch: HatchRecord = {
-  name: 'weTaskIterations',
-  family: 'workflow-engine',
-  why: 'the answer is one task of the job\'s tasks map, picked by a key from the request, which a template path cannot name',
-  with: {
-    type: 'object',
-    required: ['tasks', 'task', 'job'],
-    additionalProperties: false,
-    properties: { tasks: { type: 'object' }, task: { type: 'string', minLength: 1 }, job: { type: 'string', minLength: 1 } },
-  },
-  run: weTaskIterations,
-};
+export const weTaskIterationsHatch: HatchRecord = hatchRecord(
+  'weTaskIterations',
+  'workflow-engine',
+  'the answer is one task of the job\'s tasks map, picked by a key from the request, which a template path cannot name',
+  { required: ['tasks', 'task', 'job'], properties: { tasks: { type: 'object' }, task: { type: 'string', minLength: 1 }, job: { type: 'string', minLength: 1 } } },
+  weTaskIterations,
+);

@@ -1,0 +1,61 @@
+/**
+ * Reading an upstream list page after page, for the legacy reads that
+ * answered everything at once or with no page cap (`limit` 0 in MongoDB).
+ * The next page starts where the upstream said it does (`nextPageSkip` of
+ * the operations-manager searches) or, where it says nothing (the
+ * authorization lists' `{results, total}`), after the records actually
+ * received. A short page is not the end: a real platform lowers a `limit`
+ * above its own cap without a word, so only an empty page, the `total`, the
+ * upstream's `nextPageSkip: null` or the caller's own limit end the read
+ * (docs/gateway.md, "Paging").
+ */
+
+/** One page as the upstream answered it. */
+export interface UpstreamPage {
+  readonly items: readonly unknown[];
+  /** Every record the query selects, as the upstream counts them. */
+  readonly total: number;
+  /** Where the upstream says the next page starts: a number, null on the last page, undefined when it does not say. */
+  readonly nextSkip?: number | null;
+}
+
+export interface PagedRead {
+  /** The first record wanted (the legacy `skip`). */
+  readonly skip: number;
+  /** How many records are wanted; null for every one. */
+  readonly limit: number | null;
+  /** The largest page to ask the upstream for (the `gateway.upstreamPageMax` setting). */
+  readonly pageMax: number;
+  /** Reads one page: `limit` records from `skip`. */
+  readonly read: (skip: number, limit: number) => Promise<UpstreamPage>;
+  /** Stops early once this says the records so far are enough (a lookup of one match). */
+  readonly enough?: (items: readonly unknown[]) => boolean;
+}
+
+export interface PagedResult {
+  readonly items: unknown[];
+  readonly total: number;
+}
+
+/** The `metadata` of an operations-manager search answer as an UpstreamPage's count and next skip. */
+export function nextSkipOf(metadata: unknown): number | null | undefined {
+  if (typeof metadata !== 'object' || metadata === null || !Object.hasOwn(metadata, 'nextPageSkip')) return undefined;
+  const next = (metadata as { nextPageSkip?: unknown }).nextPageSkip;
+  return next === null ? null : typeof next === 'number' && Number.isSafeInteger(next) ? next : undefined;
+}
+
+export async function readPages(paged: PagedRead): Promise<PagedResult> {
+  const items: unknown[] = [];
+  let total = 0;
+  for (let at = paged.skip; ; ) {
+    const want = paged.limit === null ? paged.pageMax : Math.min(paged.pageMax, paged.limit - items.length);
+    const page = await paged.read(at, want);
+    total = page.total;
+    items.push(...page.items);
+    if (page.items.length === 0 || page.nextSkip === null) break;
+    // The upstream's own word on where the next page starts, when it moves forward; else after what came.
+    at = page.nextSkip !== undefined && page.nextSkip > at ? page.nextSkip : at + page.items.length;
+    if (at >= total || (paged.limit !== null && items.length >= paged.limit) || paged.enough?.(items)) break;
+  }
+  return { items: paged.limit === null ? items : items.slice(0, paged.limit), total };
+}
