@@ -21,9 +21,6 @@ import { accessLogStage, requestIdStage, securityHeadersStage } from './stages.t
 /** Paths the gateway answers itself, in Koa: its liveness and the audit report. */
 const OWN = '/gateway/';
 
-/** The real platform's path of the orchestrator relay, served as an alias (docs/decisions.md D19). */
-const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [['/nso_manager/', '/orchestrator_manager/']];
-
 export interface DoorParts {
   readonly logger: Logger;
   readonly trusted: TrustedProxies;
@@ -34,14 +31,13 @@ export interface DoorParts {
   readonly koa: KoaHandler;
 }
 
-/** The last stage: everything no stage before answered goes to the core, under its alias's real path. */
+/**
+ * The last stage: everything no stage before answered goes upstream as it came.
+ * `/nso_manager/*` too: it is the real platform's own prefix of the relay, and
+ * our core serves it beside `/orchestrator_manager/*` (docs/real-platform.md).
+ */
 function passThroughStage(proxy: PassThrough): Stage {
-  return (x) => {
-    for (const [from, to] of ALIASES) {
-      if (x.pathname.startsWith(from)) x.req.url = `${to}${(x.req.url ?? '/').slice(from.length)}`;
-    }
-    proxy.handle(x);
-  };
+  return (x) => proxy.handle(x);
 }
 
 export function gatewayDoor(parts: DoorParts): (req: IncomingMessage, res: ServerResponse) => void {
