@@ -34,6 +34,7 @@ import { hatches, hatchRegistry } from './mapping/hatches/index.ts';
 import { loadMappings } from './mapping/load.ts';
 import type { Entry } from './mapping/types.ts';
 import { passThrough } from './proxy.ts';
+import { createUpstream } from './upstream.ts';
 import type { PassThrough } from './proxy.ts';
 import { loadCalendar } from './releases.ts';
 import type { ReleaseCalendar } from './releases.ts';
@@ -104,8 +105,10 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   const audit = new AuditRecorder(deps.store, deps.logger, { journal: deps.auditJournal ?? null, ...(deps.auditSink ? { sink: deps.auditSink } : {}) });
   const metrics = deps.metrics !== undefined ? deps.metrics : deps.config.metrics.enabled ? createGatewayMetrics({ auditBacklog: () => audit.backlog, removals: removalDates(entries, calendar), ...(deps.stalls ? { stalls: deps.stalls } : {}) }) : null;
   const trusted = trustedProxies(deps.config.http.trustedProxies);
-  const proxy = passThrough({ target: deps.config.core.url, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: deps.config.http.bodyLimitBytes }, metrics);
-  const client = deps.coreClient ?? createCoreClient(deps.config.core.url, deps.config.gateway.timeoutMs);
+  // One connection to the upstream for the pass-through and the rewritten calls; a bad CA file or URL stops the start here.
+  const upstream = createUpstream({ url: deps.config.core.url, caFile: deps.config.core.caFile, tlsVerify: deps.config.core.tlsVerify, timeoutMs: deps.config.gateway.timeoutMs }, deps.logger);
+  const proxy = passThrough({ upstream, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: deps.config.http.bodyLimitBytes }, metrics);
+  const client = deps.coreClient ?? createCoreClient(upstream);
   const legacy = legacyStage({
     entries,
     calendar,

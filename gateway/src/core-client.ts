@@ -1,15 +1,17 @@
 /**
- * Calls from the gateway to the core for rewritten legacy operations, over
- * one keep-alive pool, with the legacy caller's own credentials, so the core
- * decides what the caller may do exactly as for a direct call. On node:http:
+ * Calls from the gateway to its upstream (the core, or a real platform) for
+ * rewritten legacy operations and `whoami`, over the upstream's one
+ * keep-alive pool (upstream.ts), with the legacy caller's own credentials in
+ * the form the caller sent them, so the upstream decides what the caller may
+ * do exactly as for a direct call. On node:http:
  * a rewritten call is only JSON in and out, and got's per-request machinery
  * cost more than the rest of the rewrite (BENCHMARKS.md). A core that cannot
  * be reached, or does not answer in time, fails the call as UPSTREAM_FAILED
  * or UPSTREAM_TIMEOUT with the legacy status, 500.
  */
-import { Agent, request } from 'node:http';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { coreRequestOptions } from './request-options.ts';
+import type { Upstream } from './upstream.ts';
 import { AppError } from '../../kernel/index.ts';
 import type { CallCore, CoreAnswer } from './mapping/run.ts';
 
@@ -40,20 +42,21 @@ export function encodeValue(value: string): string {
   return encodeURIComponent(value).replace(/%2C/g, ',').replace(/%252C/g, '%2C');
 }
 
-/** The query string of a call, `?` included, or nothing: its own keys only, never inherited ones. */
+/** The query string of a call, `?` included, or nothing: its own keys only, never inherited ones, and never `token`. */
 function queryString(query: Readonly<Record<string, string>>): string {
   let qs = '';
-  for (const key of Object.keys(query)) qs += `${qs ? '&' : '?'}${encodeURIComponent(key)}=${encodeValue(query[key]!)}`;
+  for (const key of Object.keys(query)) if (key !== 'token') qs += `${qs ? '&' : '?'}${encodeURIComponent(key)}=${encodeValue(query[key]!)}`;
   return qs;
 }
 
 /**
- * The legacy `token` parameter, as the bearer header the core reads first.
- * A token that a header cannot carry as it is (anything but visible ASCII)
- * goes percent-encoded, which the core decodes (core/src/auth/credentials.ts).
+ * The caller's `token` query parameter, to follow the call's own query. The
+ * platform takes a login token only as `?token=` or the `token` cookie, and
+ * Bearer only for OAuth client tokens, so it is never turned into a header
+ * (docs/real-platform.md, "Credentials").
  */
-export function bearerOf(token: string): string {
-  return `Bearer ${/^[\x21-\x24\x26-\x7e]+$/.test(token) ? token : encodeURIComponent(token)}`;
+function tokenParameter(token: string | undefined): string {
+  return token === undefined ? '' : `token=${encodeURIComponent(token)}`;
 }
 
 const UNREAD = Symbol('unread');
@@ -89,24 +92,32 @@ class Reply implements CoreAnswer {
   }
 }
 
-export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient {
-  const target = new URL(baseUrl);
-  // The agent's timeout is each socket's idle limit, the same limit req.setTimeout would set, without a timer made per call.
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: timeoutMs });
+/** Calls over `upstream`; `close()` ends the upstream's sockets, which it shares with the pass-through. */
+export function createCoreClient(upstream: Upstream): CoreClient {
   return {
     forCaller(credentials, forwarding) {
+      // Each form the caller used, and only those, as it used them: the upstream applies its own
+      // precedence as for a direct call. The object is this caller's alone, so no call of another
+      // caller can carry these credentials.
       const base: OutgoingHttpHeaders = { accept: 'application/json', ...forwarding };
-      // Credentials travel in headers only: the rewritten call's query holds what the mapping
-      // put there and nothing else. A bearer or Basic header wins over the legacy `token`
-      // parameter, which wins over the cookie, as on the core itself.
       if (credentials.authorization) base['authorization'] = credentials.authorization;
-      else if (credentials.token !== undefined) base['authorization'] = bearerOf(credentials.token);
       if (credentials.cookie) base['cookie'] = credentials.cookie;
+      const token = tokenParameter(credentials.token);
       return (call): Promise<CoreAnswer> =>
         new Promise((resolve, reject) => {
+          // A mapping's own `token` key is dropped: the only token upstream is the caller's.
+          const query = queryString(call.query);
+          const full = token === '' ? query : `${query}${query ? '&' : '?'}${token}`;
+          let path: string;
+          try {
+            path = upstream.path(call.path + full);
+          } catch (err) {
+            reject(err);
+            return;
+          }
           const payload = call.body === undefined || call.method === 'GET' ? null : Buffer.from(JSON.stringify(call.body));
           const headers = payload ? { ...base, 'content-type': 'application/json', 'content-length': payload.length } : base;
-          const req = request(coreRequestOptions(target, call.method, call.path + queryString(call.query), headers, agent), (res) => {
+          const req = upstream.request(coreRequestOptions(upstream, call.method, path, headers), (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'], res.headers['warning'], res.headers['retry-after'], errorCodeOf(res.statusCode, res.headers['x-error-code']))));
@@ -117,6 +128,6 @@ export function createCoreClient(baseUrl: string, timeoutMs: number): CoreClient
           req.end(payload ?? undefined);
         });
     },
-    close: () => agent.destroy(),
+    close: () => upstream.close(),
   };
 }

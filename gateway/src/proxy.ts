@@ -1,6 +1,7 @@
 /**
- * Passes a request through to the core unchanged, streaming both ways, on a
- * pool of keep-alive connections (without one, every call opens a socket and
+ * Passes a request through to the upstream (the core, or a real platform,
+ * under CORE_URL's base path) unchanged, streaming both ways, on the
+ * upstream's pool of keep-alive connections (upstream.ts) (without one, every call opens a socket and
  * latency climbs to about a second under load; BENCHMARKS.md).
  * Hop-by-hop headers are dropped in both directions and X-Forwarded-* set. A
  * body over the limit is refused (413) without being buffered. When the core
@@ -13,15 +14,16 @@
  * library cost 43% of a bare pass-through's throughput (BENCHMARKS.md), and
  * the few things it did for us fit in this file.
  */
-import { Agent, request } from 'node:http';
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { coreRequestOptions } from './request-options.ts';
+import type { Upstream } from './upstream.ts';
 import { AppError, secondsSince, writeError } from '../../kernel/index.ts';
 import type { Forwarded, ObserveRequest, ResponseShape } from '../../kernel/index.ts';
 import type { Exchange } from './front-door/chain.ts';
 
 export interface ProxyOptions {
-  readonly target: string;
+  /** The upstream's one connection (upstream.ts), shared with the rewritten calls. */
+  readonly upstream: Upstream;
   readonly timeoutMs: number;
   /** Largest request body passed through, in bytes. */
   readonly bodyLimitBytes: number;
@@ -65,8 +67,8 @@ export interface PassThrough {
  * it, none (BENCHMARKS.md). The request's id goes to the core with the call.
  */
 export function passThrough(options: ProxyOptions, observer: PassThroughObserver | null = null): PassThrough {
-  const target = new URL(options.target);
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1000 });
+  const connection = options.upstream;
+  const host = connection.target.host;
 
   function handle(x: Exchange): void {
     const { req, res, pathname, requestId } = x;
@@ -82,9 +84,16 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
       answerError(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`));
       return;
     }
+    let path: string;
+    try {
+      path = connection.path(req.url ?? '/');
+    } catch (err) {
+      answerError(err as AppError);
+      return;
+    }
     const headers: OutgoingHttpHeaders = { ...req.headers, ...forwardingHeaders(address, req.headers, forwarded) };
     stripHopByHop(headers as IncomingHttpHeaders);
-    headers['host'] = target.host;
+    headers['host'] = host;
     headers['x-request-id'] = requestId;
     if (req.headers['transfer-encoding'] && !req.headers['content-length']) headers['transfer-encoding'] = 'chunked';
     const started = Date.now();
@@ -97,7 +106,7 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
       x.log().warn('pass-through failed', { error: upstreamError?.message ?? appError.message, status: appError.status });
       answerError(appError);
     };
-    const upstream = request(coreRequestOptions(target, req.method ?? 'GET', req.url ?? '/', headers, agent), (answer) => {
+    const upstream = connection.request(coreRequestOptions(connection, req.method ?? 'GET', path, headers), (answer) => {
       const responseHeaders = { ...answer.headers };
       stripHopByHop(responseHeaders);
       res.writeHead(answer.statusCode ?? 502, responseHeaders);
@@ -131,5 +140,5 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
     req.pipe(upstream);
   }
 
-  return { handle, close: () => agent.destroy() };
+  return { handle, close: () => connection.close() };
 }

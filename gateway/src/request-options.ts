@@ -7,15 +7,22 @@
  * docs/security.md). Keeping data out of prototypes is the first wall; this is
  * the second, with `--disable-proto=delete` (scripts/supervise.ts).
  */
-import type { Agent, OutgoingHttpHeaders, RequestOptions } from 'node:http';
+import type { OutgoingHttpHeaders, RequestOptions } from 'node:http';
+import type { Upstream } from './upstream.ts';
 
-/** The options of one call to `target` (an http: URL); `hostname` without IPv6 brackets, as sockets take it. */
-export function coreRequestOptions(target: URL, method: string, path: string, headers: OutgoingHttpHeaders, agent: Agent): RequestOptions {
+/**
+ * The options of one call upstream; `hostname` without IPv6 brackets, as
+ * sockets take it. `path` is already under the base path (`upstream.path`).
+ * TLS options (`ca`, `rejectUnauthorized`) are the agent's, which Node puts
+ * over the request's, so none can come from here either.
+ */
+export function coreRequestOptions(upstream: Pick<Upstream, 'target' | 'defaultPort' | 'agent'>, method: string, path: string, headers: OutgoingHttpHeaders): RequestOptions {
+  const target = upstream.target;
   return {
-    protocol: 'http:',
+    protocol: target.protocol,
     hostname: target.hostname.replace(/^\[|\]$/g, ''),
-    port: target.port === '' ? 80 : Number(target.port),
-    defaultPort: 80,
+    port: target.port === '' ? upstream.defaultPort : Number(target.port),
+    defaultPort: upstream.defaultPort,
     socketPath: undefined,
     localAddress: undefined,
     family: undefined,
@@ -32,6 +39,6 @@ export function coreRequestOptions(target: URL, method: string, path: string, he
     method,
     path,
     headers,
-    agent,
+    agent: upstream.agent,
   };
 }

@@ -13,12 +13,11 @@
  */
 import assert from 'node:assert/strict';
 import { createCoreClient } from '../../gateway/src/core-client.ts';
+import { createUpstream } from '../../gateway/src/upstream.ts';
 import type { CoreClient } from '../../gateway/src/core-client.ts';
 import type { CoreCall } from '../../gateway/src/mapping/run.ts';
-import { openTestStore } from '../helpers/stores.ts';
-import { ACCOUNT_ADMIN, ACCOUNT_OPERATOR, accounts, GROUP_ENG, GROUP_OPS, groups, jobId, jobs, taskId, tasks } from '../fixtures/search-data.ts';
+import { goldenIds, goldenStore } from './golden-world.ts';
 import { request, startCore, testConfig } from '../helpers/core.ts';
-import { createWorkflow, failing, job, manual, runningTask, startJob, workflow } from '../helpers/engine.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import { CREDENTIAL_FORMS } from '../helpers/credential-forms.ts';
 import type { CredentialForm } from '../helpers/credential-forms.ts';
@@ -40,7 +39,7 @@ export interface GoldenCase {
   readonly expectAnswer: { readonly status: number; readonly body?: unknown; readonly headers?: Record<string, string> };
 }
 
-function substitute(value: unknown, ids: Record<string, string>): unknown {
+export function substitute(value: unknown, ids: Record<string, string>): unknown {
   if (typeof value === 'string') return value.replace(/\{(\w+)\}/g, (m, name: string) => ids[name] ?? m);
   if (Array.isArray(value)) return value.map((v) => substitute(v, ids));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, ids)]));
@@ -75,28 +74,13 @@ function recording(inner: CoreClient, calls: CoreCall[]): CoreClient {
 }
 
 export async function runGolden(c: GoldenCase, form: CredentialForm = CREDENTIAL_FORMS[1]!): Promise<void> {
-  const store = await openTestStore();
-  await store.collection('jobs').insertMany(jobs);
-  await store.collection('tasks').insertMany(tasks);
-  await store.collection('groups').insertMany(groups);
-  await store.collection('accounts').insertMany(accounts);
+  const store = await goldenStore();
   const core = await startCore(store);
   const calls: CoreCall[] = [];
   const config = await testConfig({ CORE_URL: core.url, ...(c.release ? { PLATFORM_RELEASE: c.release } : {}) });
-  const gw = await startGateway(core.url, c.release ? { PLATFORM_RELEASE: c.release } : {}, { coreClient: recording(createCoreClient(core.url, config.gateway.timeoutMs), calls) });
+  const gw = await startGateway(core.url, c.release ? { PLATFORM_RELEASE: c.release } : {}, { coreClient: recording(createCoreClient(createUpstream({ url: core.url, caFile: null, tlsVerify: true, timeoutMs: config.gateway.timeoutMs })), calls) });
   try {
-    await createWorkflow(core, workflow('legacy-wait', { c3d4: manual({ approved: '$var.job.approved' }) }, [['workflow_start', 'c3d4'], ['c3d4', 'workflow_end']]));
-    await createWorkflow(core, workflow('legacy-fails', { f00d: failing() }, [['workflow_start', 'f00d'], ['f00d', 'workflow_end']]));
-    const running = await startJob(core, 'legacy-wait');
-    const errjob = await startJob(core, 'legacy-fails');
-    await job(core, errjob);
-    const admin = (await core.core.auth.findAccount('admin'))!['_id'] as string;
-    const ids: Record<string, string> = {
-      job: running, task: await runningTask(core, running, 'c3d4'), errjob, admin,
-      GOPS: GROUP_OPS, GENG: GROUP_ENG, ALICE: ACCOUNT_ADMIN, OLGA: ACCOUNT_OPERATOR,
-      ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`J${n}`, jobId(n)])),
-      ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`T${n}`, taskId(n)])),
-    };
+    const ids = await goldenIds(core);
     const req = substitute(c.request, ids) as GoldenCase['request'];
     const credential = form.apply(core.adminToken);
     const query = [req.query ? new URLSearchParams(req.query).toString() : '', credential.query ?? ''].filter((q) => q !== '').join('&');

@@ -12,6 +12,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createCoreClient } from '../../gateway/src/core-client.ts';
 import { coreRequestOptions } from '../../gateway/src/request-options.ts';
+import { createUpstream } from '../../gateway/src/upstream.ts';
 
 function listen(server: Server, host: string, port = 0): Promise<number> {
   return new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve((server.address() as AddressInfo).port)));
@@ -30,7 +31,7 @@ test('with hostname, port and headers planted on Object.prototype, a call to the
     res.writeHead(200).end('{}');
   });
   await listen(impostor, '::1', port);
-  const client = createCoreClient(`http://127.0.0.1:${port}`, 5000);
+  const client = createCoreClient(createUpstream({ url: `http://127.0.0.1:${port}`, caFile: null, tlsVerify: true, timeoutMs: 5000 }));
   const proto = Object.prototype as Record<string, unknown>;
   t.after(() => {
     for (const key of ['hostname', 'x-rt-polluted']) delete proto[key];
@@ -50,7 +51,7 @@ test('with hostname, port and headers planted on Object.prototype, a call to the
 });
 
 test('the options name every address option as an own property, the IPv6 host without brackets', () => {
-  const options = coreRequestOptions(new URL('http://[::1]:3001'), 'GET', '/x', {}, undefined as never);
+  const options = coreRequestOptions({ target: new URL('http://[::1]:3001'), defaultPort: 80, agent: undefined as never }, 'GET', '/x', {});
   for (const key of ['hostname', 'port', 'socketPath', 'localAddress', 'lookup', 'family', 'auth', 'createConnection', 'protocol', 'defaultPort', 'setHost', 'headers', 'path', 'method']) {
     assert.ok(Object.hasOwn(options, key), key);
   }

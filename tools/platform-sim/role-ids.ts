@@ -15,6 +15,14 @@ export class RoleIds {
   private readonly toSim = new Map<string, string>();
   private readonly toCore = new Map<string, string>();
 
+  /** `chosen`: platform ids given in advance for some core ids (a test makes ids collide with it). */
+  constructor(chosen: ReadonlyMap<string, string> = new Map()) {
+    for (const [coreId, simId] of chosen) {
+      this.toSim.set(coreId, simId);
+      this.toCore.set(simId, coreId);
+    }
+  }
+
   /** The platform's id for a core role id, made the first time it is seen. */
   outward(coreId: string): string {
     if (!OBJECT_ID.test(coreId)) return coreId;

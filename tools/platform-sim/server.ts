@@ -35,6 +35,14 @@ export interface PlatformSimOptions {
   readonly plainPort?: number | null;
   /** Certificates to serve with; made with openssl when absent. */
   readonly tls?: TlsMaterial;
+  /**
+   * Serve under this prefix (`/iap`), as a platform behind a reverse proxy is:
+   * the path is decoded and its dot segments resolved as such a proxy does,
+   * and a request that then falls outside the prefix is refused (404).
+   */
+  readonly basePath?: string;
+  /** Platform role ids chosen for some core role ids (core id to platform id); the others are random. */
+  readonly roleIds?: ReadonlyMap<string, string>;
 }
 
 export interface RecordedRequest {
@@ -79,6 +87,24 @@ function parseJson(text: string): Json | undefined {
   }
 }
 
+/**
+ * Whether a request target stays under `basePath` once a reverse proxy has
+ * percent-decoded its path (slashes and backslashes included) and resolved
+ * its dot segments, as nginx does before it picks a location.
+ */
+function underBase(target: string, basePath: string): boolean {
+  const q = target.indexOf('?');
+  let path = q === -1 ? target : target.slice(0, q);
+  for (let i = 0; i < 3; i += 1) path = path.replace(/%[0-9a-fA-F]{2}/g, (e) => String.fromCharCode(parseInt(e.slice(1), 16)));
+  const resolved: string[] = [];
+  for (const segment of path.replace(/\\/g, '/').split('/')) {
+    if (segment === '..') resolved.pop();
+    else if (segment !== '.' && segment !== '') resolved.push(segment);
+  }
+  const normal = `/${resolved.join('/')}`;
+  return normal === basePath || normal.startsWith(`${basePath}/`);
+}
+
 function send(res: ServerResponse, status: number, headers: Record<string, string | string[]>, body: Buffer | string): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
@@ -98,7 +124,8 @@ export async function startPlatformSim(options: PlatformSimOptions): Promise<Pla
   const tls = options.tls ?? makeTls();
   const table = routeTable();
   const tokens = new Tokens();
-  const roles = new RoleIds();
+  const roles = new RoleIds(options.roleIds);
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const requests: RecordedRequest[] = [];
 
   /**
@@ -145,6 +172,10 @@ export async function startPlatformSim(options: PlatformSimOptions): Promise<Pla
     requests.push(record);
     try {
       if (raw === null) throw new Refusal(413, `the body is larger than ${BODY_LIMIT} bytes`);
+      if (basePath !== '') {
+        if (!underBase(req.url ?? '/', basePath)) throw new Refusal(404, `${req.url ?? '/'} is outside the base path ${basePath} once a proxy resolves it`);
+        url.pathname = url.pathname.slice(basePath.length) || '/';
+      }
       if (!table.serves(method, url.pathname)) throw new Refusal(404, `${method} ${url.pathname} is not a route of Itential Platform 2023.2`);
       record.credentials = checkCredentials(req.headers, url.searchParams, secure, tokens);
       let path = url.pathname;

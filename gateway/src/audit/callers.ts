@@ -80,8 +80,15 @@ export class CallerChecks {
   }
 }
 
+/**
+ * The credential the answer is remembered under, with the form it came in: the
+ * upstream may take a token in one form and refuse it in another (a login
+ * token as `?token=` but not as Bearer, on the platform), so one form's answer
+ * never stands for another's.
+ */
 function rawOf(credentials: Credentials): string | undefined {
-  return credentials.authorization ?? credentials.token ?? credentials.cookie;
+  const [form, value] = credentials.authorization !== undefined ? ['h', credentials.authorization] : credentials.token !== undefined ? ['q', credentials.token] : ['c', credentials.cookie];
+  return value ? `${form}:${value}` : undefined;
 }
 
 function hashOf(raw: string): string {
