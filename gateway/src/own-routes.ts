@@ -1,20 +1,32 @@
 /**
  * The gateway's description and metrics, served in its Koa app beside the
  * audit report: `GET /openapi.json` and `GET /docs` (public), `GET /metrics`
- * for holders of `Metrics.read` or `Metrics.admin`, asked of the core as
- * the report asks (gateway/src/audit/report-route.ts). At the gateway these
+ * for holders of `Metrics.read` or `Metrics.admin`, asked of the upstream as
+ * the report asks (gateway/src/caller-roles.ts). At the gateway these
  * paths are its own; the core's are at the core's address.
  */
 import type { Context, Middleware } from 'koa';
-import { roleId } from '../../kernel/index.ts';
 import { AppError, DOCS_HEADERS, DOCS_PATH, docsAsset, docsPage, METRICS_PROVENANCE, OPENAPI_PATH, ValidationError } from '../../kernel/index.ts';
-import { REPORT_PATH, requireRole } from './audit/report-route.ts';
+import { REPORT_PATH } from './audit/report-route.ts';
+import { requireRole } from './caller-roles.ts';
+import type { RoleCheck } from './caller-roles.ts';
 import type { CoreClient } from './core-client.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { GATEWAY_LIVENESS } from './openapi/own-routes.ts';
 
 export const METRICS_PATH = '/metrics';
-const METRICS_ROLES = [roleId(METRICS_PROVENANCE, 'read'), roleId(METRICS_PROVENANCE, 'admin')];
+/**
+ * Metrics.read (a scraper) or Metrics.admin, by name; a scraper may not read
+ * the role list, so the method those roles grant admits it too.
+ */
+const METRICS_READERS: RoleCheck = {
+  roles: [
+    { provenance: METRICS_PROVENANCE, name: 'read' },
+    { provenance: METRICS_PROVENANCE, name: 'admin' },
+  ],
+  methods: [{ provenance: METRICS_PROVENANCE, name: 'getMetrics' }],
+  refusal: 'The metrics are for holders of Metrics.read (a scraper) or Metrics.admin',
+};
 const DOCS_PREFIX = `${DOCS_PATH}/`;
 
 /** Paths the gateway answers itself rather than passing through (besides `/gateway/...`). */
@@ -64,7 +76,7 @@ export function ownRoutes(deps: OwnRoutesDeps): Middleware {
       ctx.type = 'application/json';
       ctx.body = json;
     } else if (path === METRICS_PATH) {
-      await requireRole(ctx, deps.client, METRICS_ROLES, 'The metrics are for holders of Metrics.read (a scraper) or Metrics.admin');
+      await requireRole(ctx, deps.client, METRICS_READERS);
       ctx.set('Cache-Control', 'no-store');
       ctx.type = deps.metrics!.registry.contentType;
       ctx.body = await deps.metrics!.registry.metrics();

@@ -1,14 +1,15 @@
 /**
  * `GET /gateway/audit/report`: the migration audit for administrators, as
- * JSON, CSV or HTML. The gateway keeps no accounts of its own, so it asks the
- * core who the caller is (`GET /whoami` with the caller's own credentials)
- * and serves only holders of the Authorization admin role.
+ * JSON, CSV or HTML. The gateway keeps no accounts of its own, so it asks its
+ * upstream who the caller is, with the caller's own credentials, and serves
+ * only holders of the role named Authorization admin (caller-roles.ts).
  */
 import type { Context, Middleware } from 'koa';
-import { roleId } from '../../../kernel/index.ts';
-import { AppError, ForbiddenError, readArchiveState, UnauthenticatedError, ValidationError } from '../../../kernel/index.ts';
+import { AppError, readArchiveState, ValidationError } from '../../../kernel/index.ts';
 import type { ErrorDetail, Store } from '../../../kernel/index.ts';
-import type { CoreClient, Credentials } from '../core-client.ts';
+import { requireRole } from '../caller-roles.ts';
+import type { RoleName } from '../caller-roles.ts';
+import type { CoreClient } from '../core-client.ts';
 import type { Entry } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 import type { EndOf } from '../legacy/serve-until.ts';
@@ -19,11 +20,10 @@ import { renderCsv } from './report-csv.ts';
 import { HTML_HEADERS, renderHtml } from './report-html.ts';
 import { describeProblems, readParams } from './report-params.ts';
 import { eachStoredCall } from './report-store.ts';
-import { forwardingHeaders } from '../proxy.ts';
 
 export const REPORT_PATH = '/gateway/audit/report';
-/** Built-in administrators hold it through the `admins` group. */
-export const ADMIN_ROLE = roleId('Authorization', 'admin');
+/** Recognised by its name, whatever id the upstream gave it (caller-roles.ts); built-in administrators hold it through the `admins` group. */
+export const ADMIN_ROLE: RoleName = { provenance: 'Authorization', name: 'admin' };
 const PARAMETERS = new Set(['format', 'target', 'since', 'until', 'token']);
 
 export interface ReportRouteDeps {
@@ -37,35 +37,6 @@ export interface ReportRouteDeps {
   readonly audit: AuditRecorder;
   readonly client: CoreClient;
   readonly now?: () => number;
-}
-
-function credentialsOf(ctx: Context): Credentials {
-  const token = new URLSearchParams(ctx.querystring).get('token') ?? undefined;
-  return { authorization: ctx.get('authorization') || undefined, cookie: ctx.get('cookie') || undefined, token };
-}
-
-/**
- * Asks the core who the caller is, and refuses (401, 403 with `refusal`)
- * unless it holds one of the `accepted` role ids. Shared with the gateway's
- * metrics route.
- */
-export async function requireRole(ctx: Context, client: CoreClient, accepted: readonly string[], refusal: string): Promise<void> {
-  const credentials = credentialsOf(ctx);
-  if (!credentials.authorization && !credentials.cookie && !credentials.token) throw new UnauthenticatedError();
-  let answer: { status: number; body: unknown };
-  try {
-    // The core counts a failed Basic login against the client, not the gateway (docs/auth.md, "Forwarded addresses").
-    const forwarded = { client: ctx.ip, proto: ctx.protocol === 'https' ? 'https' : 'http', host: ctx.host, viaProxy: false } as const;
-    answer = await client.forCaller(credentials, forwardingHeaders(ctx.req.socket.remoteAddress ?? '', ctx.req.headers, forwarded))({ method: 'GET', path: '/whoami', query: {}, body: undefined });
-  } catch (err) {
-    throw new AppError(502, 'UPSTREAM_FAILED', 'The core service could not say who the caller is', [], { cause: err });
-  }
-  if (answer.status === 401) throw new UnauthenticatedError('The credentials are not valid');
-  // A locked-out caller stays locked out here too; other answers mean the core is not well.
-  if (answer.status === 429) throw new AppError(429, 'TOO_MANY_REQUESTS', 'Too many failed attempts; try again later');
-  if (answer.status !== 200) throw new AppError(502, 'UPSTREAM_FAILED', `The core service answered ${answer.status} when asked who the caller is`);
-  const roles = (answer.body as { roles?: unknown } | null)?.roles;
-  if (!Array.isArray(roles) || !accepted.some((role) => roles.includes(role))) throw new ForbiddenError(refusal);
 }
 
 function rawQuery(ctx: Context): Record<string, string> {
@@ -105,7 +76,7 @@ export function auditReportRoute(deps: ReportRouteDeps): Middleware {
       throw new AppError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${REPORT_PATH}; use GET`);
     }
     // Who asks comes before what is asked: strangers learn nothing, not even which parameters exist.
-    await requireRole(ctx, deps.client, [ADMIN_ROLE], 'The migration audit report is for administrators (the Authorization admin role)');
+    await requireRole(ctx, deps.client, { roles: [ADMIN_ROLE], refusal: 'The migration audit report is for administrators (the Authorization admin role)' });
     const raw = rawQuery(ctx);
     ctx.vary('Accept');
     const negotiated = ctx.accepts('json', 'html') === 'html' ? 'html' : 'json';
