@@ -45,7 +45,7 @@ export const ERROR_CODES = deepFreeze({
     description: 'the change conflicts with the current state, for example a second document with the same unique key. The automation catalog answers a taken name with 400, as the platform\'s catalogs do',
   },
   TOO_MANY_REQUESTS: { status: 429, description: 'too many failed logins for the username or from the address; `Retry-After` says how many seconds until the next try may succeed' },
-  GONE: { status: 410, description: 'a legacy operation removed at the configured platform release, or called inside one of its brownout windows; the message names what to call instead', legacyOnly: true },
+  GONE: { status: 410, description: 'a legacy operation the gateway no longer serves (from its removal release, or from the end gateway.serveUntil gives it), or called inside one of its brownout windows; the message names what to call instead', legacyOnly: true },
   LEGACY_FAILED: {
     status: 500,
     description: 'a legacy operation could not be carried out: the gateway cannot rewrite the request onto the core\'s operations (the message names the part), or the operation has no equivalent on this platform. Legacy errors keep the platform\'s form, a JSON string with status 500',

@@ -135,8 +135,8 @@ ${renderChart(report.series)}
 <h2>Who calls what, most urgent first</h2>
 ${table}
 <dl class="key">
-<dt><span class="badge broken">broken now</span></dt><dd>removed at or before release ${e(report.release)}: these calls already answer 410 Gone.</dd>
-<dt><span class="badge target">breaks at target</span></dt><dd>removed at or before ${e(report.target)}: these calls stop working when the platform moves there.</dd>
+<dt><span class="badge broken">broken now</span></dt><dd>no longer served at release ${e(report.release)} (removed, and past any end the gateway's serving policy gives them): these calls already answer 410 Gone.</dd>
+<dt><span class="badge target">breaks at target</span></dt><dd>served no longer than ${e(report.target)}: these calls stop working when the platform moves there (or, for an end that is a date, when that date comes).</dd>
 <dt><span class="badge deprecated">deprecated</span></dt><dd>still served after ${e(report.target)}, but scheduled for removal later.</dd>
 </dl>
 </section>

@@ -14,7 +14,7 @@ const LEGACY_ERRORS: Readonly<Record<number, string>> = {
   400: 'A fields or sort path through __proto__, constructor or prototype (BAD_REQUEST), naming the path, as a JSON string',
   401: 'Missing or invalid credentials, in the legacy form: a JSON string',
   403: 'No role of the caller allows the operation its call becomes',
-  410: 'Removed at the configured platform release (or inside a brownout window); the string names the replacement',
+  410: 'No longer served: from its removal release, or from the end gateway.serveUntil gives it (or inside a brownout window); the string names the replacement',
   413: 'The body is larger than http.bodyLimit',
   429: 'Locked out for failed logins; Retry-After says for how many seconds',
   500: 'The legacy error form: a JSON string naming what went wrong; X-Error-Code says whether the gateway could not rewrite the call (LEGACY_FAILED), the core refused it (the core\'s code) or could not be reached (UPSTREAM_FAILED, UPSTREAM_TIMEOUT)',
@@ -46,7 +46,7 @@ export function legacyOperationId(entry: Entry): string {
 function headers(entry: Entry, calendar: ReleaseCalendar): Record<string, unknown> {
   const out: Record<string, unknown> = {
     Deprecation: { description: `When the operation was deprecated (release ${entry.deprecated}), RFC 9745`, schema: { type: 'string' } },
-    Sunset: { description: `When it is removed (release ${entry.removed}), RFC 8594`, schema: { type: 'string', examples: [calendar.dateOf(entry.removed).toUTCString()] } },
+    Sunset: { description: `When this gateway stops serving it, RFC 8594: its removal (release ${entry.removed}, the example) unless gateway.serveUntil serves it longer`, schema: { type: 'string', examples: [calendar.dateOf(entry.removed).toUTCString()] } },
   };
   if (entry.replacement) out['Link'] = { description: 'The successor operation, rel="successor-version"', schema: { type: 'string' } };
   return out;
