@@ -44,5 +44,5 @@ export function buildDocuments(config: Readonly<AppConfig>): Documents {
   const core = coreDocument(coreRouteTable(config), pkg.version, release);
   const calendar = loadCalendar(CALENDAR_FILE);
   const entries = loadMappings(MAPPINGS_DIR, calendar, hatchRegistry);
-  return { core, gateway: gatewayDocument({ core, entries, calendar, version: pkg.version, release, metrics: config.metrics.enabled }) };
+  return { core, gateway: gatewayDocument({ core: { document: core, from: '/openapi.json' }, entries, calendar, version: pkg.version, release, metrics: config.metrics.enabled }) };
 }

@@ -12,10 +12,11 @@ import type { Entry } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
 import { legacyErrorResponses, legacyPaths } from './legacy-operations.ts';
 import { gatewayOwnRoutes } from './own-routes.ts';
+import type { UpstreamDescription } from './source.ts';
 
 export interface GatewayDocumentInput {
-  /** The core's own document (its `GET /openapi.json`). */
-  readonly core: OpenApiDocument;
+  /** The upstream's own document and where it was read, or why there is none (source.ts). */
+  readonly core: UpstreamDescription;
   readonly entries: readonly Entry[];
   readonly calendar: ReleaseCalendar;
   readonly version: string;
@@ -32,7 +33,8 @@ export function gatewayDocument(input: GatewayDocumentInput): OpenApiDocument {
   const ownKeys = new Set(own.map((r) => `${r.method.toLowerCase()} ${openApiPath(r.path)}`));
   // The core's own description and metrics are the core's: at the gateway these paths are the gateway's.
   const paths: Paths = {};
-  for (const [path, ops] of Object.entries(input.core.paths)) {
+  const core = input.core.document;
+  for (const [path, ops] of Object.entries(core?.paths ?? {})) {
     if (path === '/metrics') continue;
     const passed = Object.fromEntries(Object.entries(ops).filter(([method]) => !ownKeys.has(`${method} ${path}`)));
     if (Object.keys(passed).length > 0) paths[path] = passed;
@@ -44,15 +46,28 @@ export function gatewayDocument(input: GatewayDocumentInput): OpenApiDocument {
     return legacyIds.get(`${route.method} ${path}`) ?? paths[path]?.[route.method.toLowerCase()]?.operationId ?? null;
   };
   merge(paths, legacyPaths(input.entries, input.calendar, successorOf));
-  return openApiDocument(
+  const upstream = input.core.document
+    ? `The upstream operations below are those its own document (GET ${input.core.from}) describes.`
+    : `The upstream describes none of its operations (${input.core.why}), so they are left out here; the gateway passes them through all the same.`;
+  const document = openApiDocument(
     {
       title: 'iap-compat gateway',
       version: input.version,
       release: input.release,
-      description: 'The gateway in front of the core: it answers the deprecated legacy operations (workflow-engine and platform-core) by rewriting them onto the core\'s, in their old shapes, with Deprecation, Sunset and Link headers, and 410 once removed (docs/gateway.md); it passes every other call through to the core unchanged (the core operations below), with /nso_manager/ as an alias of /orchestrator_manager/. Errors and their codes: docs/errors.md; credentials and roles: docs/auth.md.',
+      description: `The gateway in front of the core: it answers the deprecated legacy operations (workflow-engine and platform-core) by rewriting them onto the core\'s, in their old shapes, with Deprecation, Sunset and Link headers, and 410 once removed (docs/gateway.md); it passes every other call through to the core unchanged (the core operations below), with /nso_manager/ as an alias of /orchestrator_manager/. ${upstream} Errors and their codes: docs/errors.md; credentials and roles: docs/auth.md.`,
     },
     paths,
-    legacyErrorResponses(),
-    input.core.components.schemas,
+    { ...upstreamComponent(core, 'responses'), ...legacyErrorResponses() },
+    upstreamComponent(core, 'schemas'),
   );
+  // The upstream's other shared parts (a platform's document refers to its parameters, request bodies, ...) are kept, so its $refs resolve.
+  const components = document.components as Record<string, unknown>;
+  for (const [kind, members] of Object.entries(core?.components ?? {})) if (!Object.hasOwn(components, kind)) components[kind] = members;
+  return document;
+}
+
+/** One kind of the upstream's components, or none. */
+function upstreamComponent<T>(core: OpenApiDocument | null, kind: 'schemas' | 'responses'): Record<string, T> {
+  const members = (core?.components as Record<string, unknown> | undefined)?.[kind];
+  return typeof members === 'object' && members !== null ? (members as Record<string, T>) : {};
 }
