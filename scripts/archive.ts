@@ -55,7 +55,9 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** The store a group lives in: the core's, or the gateway's own file beside it (as gateway/src/main.ts opens it). */
 async function storeOf(config: Readonly<AppConfig>, group: GroupName): Promise<Store | null> {
-  if (config.mongoUrl || group === 'jobs') return openStore(config, CORE_COLLECTIONS);
+  if (group === 'jobs') return openStore(config, CORE_COLLECTIONS);
+  // The audit is the gateway's own store: GATEWAY_MONGO_URL, never the core's MONGO_URL.
+  if (config.gateway.mongoUrl) return openStore({ ...config, mongoUrl: config.gateway.mongoUrl }, GATEWAY_COLLECTIONS);
   if (!existsSync(join(config.dataDir, 'gateway.sqlite'))) return null;
   return SqliteStore.open({ dataDir: config.dataDir, fileName: 'gateway.sqlite', countCacheEntries: 0, collections: GATEWAY_COLLECTIONS });
 }

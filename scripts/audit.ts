@@ -29,7 +29,6 @@ import { hatchRegistry } from '../gateway/src/mapping/hatches/index.ts';
 import { loadMappings } from '../gateway/src/mapping/load.ts';
 import { readServeUntil } from '../gateway/src/legacy/serve-until.ts';
 import { loadCalendar } from '../gateway/src/releases.ts';
-import { CORE_COLLECTIONS } from '../core/src/store/collections.ts';
 import { GATEWAY_COLLECTIONS } from '../gateway/src/audit/collection.ts';
 
 const USAGE = `usage: npm run audit -- [--target RELEASE] [--format text|json|csv|html] [--since DATE] [--until DATE]
@@ -64,7 +63,8 @@ function render(report: Report, format: Format): string {
 }
 
 async function openAuditStore(config: Readonly<AppConfig>, dataDir: string | undefined): Promise<Store> {
-  if (config.mongoUrl && dataDir === undefined) return openStore(config, CORE_COLLECTIONS);
+  // The gateway's own store, as gateway/src/main.ts opens it: GATEWAY_MONGO_URL, never the core's MONGO_URL.
+  if (config.gateway.mongoUrl && dataDir === undefined) return openStore({ ...config, mongoUrl: config.gateway.mongoUrl }, GATEWAY_COLLECTIONS);
   const dir = resolve(dataDir ?? config.dataDir);
   const file = join(dir, 'gateway.sqlite');
   // Opening would create an empty store; an operator who mistyped the directory should hear so instead.

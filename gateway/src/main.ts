@@ -16,8 +16,12 @@ const stalls = new StallDetector({ thresholdMs: config.stalls.thresholdMs, inter
 // batches are stored, and the WAL checkpointed, by a writer thread on its own connection (writer-thread.ts);
 // MongoDB's driver does its I/O off the event loop, so there they are stored from here.
 const GATEWAY_FILE = 'gateway.sqlite';
-const store = config.mongoUrl ? await openStore(config, GATEWAY_COLLECTIONS) : SqliteStore.open({ dataDir: config.dataDir, fileName: GATEWAY_FILE, countCacheEntries: 0, autoCheckpoint: false, collections: GATEWAY_COLLECTIONS });
-const auditSink = config.mongoUrl || config.dataDir === ':memory:' ? undefined : new WriterThread({ dataDir: config.dataDir, fileName: GATEWAY_FILE });
+// The audit store is the gateway's own setting, never MONGO_URL: in front of a real platform, the core's database
+// setting could name the platform's, and the gateway writes nothing there (docs/real-platform.md).
+const mongoUrl = config.gateway.mongoUrl;
+if (config.mongoUrl && !mongoUrl) logger.info(`audit: stored in ${GATEWAY_FILE} under DATA_DIR; MONGO_URL is the core's, so set GATEWAY_MONGO_URL to keep the audit in MongoDB`);
+const store = mongoUrl ? await openStore({ ...config, mongoUrl }, GATEWAY_COLLECTIONS) : SqliteStore.open({ dataDir: config.dataDir, fileName: GATEWAY_FILE, countCacheEntries: 0, autoCheckpoint: false, collections: GATEWAY_COLLECTIONS });
+const auditSink = mongoUrl || config.dataDir === ':memory:' ? undefined : new WriterThread({ dataDir: config.dataDir, fileName: GATEWAY_FILE });
 const auditJournal = AuditJournal.open(join(config.dataDir, 'gateway-audit.jsonl'));
 if (auditJournal.recovered.length > 0) logger.info(`audit: ${auditJournal.recovered.length} records kept by the journal of an earlier run go into the store with the first batch`);
 const gateway = createGatewayApp({ config, logger, store, auditJournal, stalls, ...(auditSink ? { auditSink } : {}) });
