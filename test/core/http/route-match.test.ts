@@ -1,8 +1,8 @@
 /**
  * The indexed route match answers what @koa/router's own match answers, for
- * every route of the core and for paths built to slip between the groups:
- * other cases, trailing slashes, encoded first segments, parameters in the
- * first segment, lookalike characters that lower-case to ASCII.
+ * every route of the core and for paths built to slip between the branches
+ * of its tree: other cases, trailing slashes, encoded segments, parameters
+ * at any depth, lookalike characters that lower-case to ASCII.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +36,9 @@ function pathsOf(template: string): string[] {
     filled.replace(/k/i, '\u212a'),
     filled.replace(/i/i, '\u0130'),
     filled.slice(0, -1),
+    // The last segment's first character percent-encoded, and a segment doubled.
+    filled.replace(/\/([a-z])([^/]*)$/i, (_, c: string, rest: string) => `/%${c.charCodeAt(0).toString(16)}${rest}`),
+    filled.replace(/^(\/[^/]+)/, '$1$1'),
   ];
 }
 
@@ -59,17 +62,23 @@ test('the indexed match answers as the router does for every core route and its 
   assert.ok(matched > routes.length, `only ${matched} matches`);
 });
 
-test('routes whose first segment is a parameter or a wildcard are tried for every path, in declared order', () => {
+test('routes are tried in declared order, those whose segments hold parameters or wildcards wherever these may match', () => {
   const router = new Router();
   const seen: string[] = [];
   router.get('/fixed/a', () => void seen.push('fixed'));
   router.get('/:any/a', () => void seen.push('param'));
   router.get('/Fixed/:id', () => void seen.push('fixed-param'));
   router.get('/x-{:opt}/b', () => void seen.push('optional'));
+  router.get('/deep/a/b', () => void seen.push('deep'));
+  router.get('/deep/:p/b', () => void seen.push('deep-param'));
+  router.get('/deep/a/:q', () => void seen.push('deep-q'));
+  router.get('/deep/a/b/c', () => void seen.push('deeper'));
+  router.get('/deep', () => void seen.push('top'));
   const plain = new Router();
   plain.stack.push(...router.stack);
   indexRouteMatch(router);
-  for (const path of ['/fixed/a', '/FIXED/a', '/other/a', '/x-/b', '/x-y/b', '/fixed/b', '/x-y/a']) {
+  const paths = ['/fixed/a', '/FIXED/a', '/other/a', '/x-/b', '/x-y/b', '/fixed/b', '/x-y/a', '/deep', '/deep/', '/DEEP/A/B', '/deep/a/b/', '/deep/z/b', '/deep/a/z', '/deep/a/b/c', '/deep/a/b/c/', '/deep//b', '/deep/a/b/c/d', '//deep/a'];
+  for (const path of paths) {
     assert.equal(summary(router.match(path, 'GET')), summary(plain.match(path, 'GET')), path);
   }
   assert.deepEqual(router.match('/fixed/a', 'GET').pathAndMethod.map((l) => l.path), ['/fixed/a', '/:any/a', '/Fixed/:id']);
