@@ -45,11 +45,18 @@ const RETRIES = 2;
 const RETRY_DELAY_MS = 50;
 const USER_AGENT = 'iap-compat-relay';
 
+/** The Authorization header of each credentials object, made once: a configured adapter keeps its object for the process's life. */
+const authorizations = new WeakMap<object, string>();
+
 function authorization(adapter: Adapter): string | null {
   const c = adapter.credentials;
   if (c === null) return null;
-  if ('token' in c) return `Bearer ${c.token}`;
-  return `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
+  let header = authorizations.get(c);
+  if (header === undefined) {
+    header = 'token' in c ? `Bearer ${c.token}` : `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
+    authorizations.set(c, header);
+  }
+  return header;
 }
 
 /** `tls.ca` is PEM text (it may come from the vault); when given it replaces the default trusted roots, as Node's `ca` does. */

@@ -49,15 +49,29 @@ export function pathProblem(path: string): string | null {
  * which pathProblem already rules out: a second check costs nothing.
  */
 export function joinPath(baseUrl: string, path: string): URL | null {
-  const base = new URL(baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
+  const { origin, basePath } = baseOf(baseUrl);
   let url: URL;
   try {
-    url = new URL(`${base.origin}${basePath}${path}`);
+    url = new URL(`${origin}${basePath}${path}`);
   } catch {
     return null;
   }
-  if (url.origin !== base.origin) return null;
+  if (url.origin !== origin) return null;
   if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) return null;
   return url;
+}
+
+/** Adapters are few and their base URLs fixed: each is parsed once, not on every relayed call. */
+const bases = new Map<string, { readonly origin: string; readonly basePath: string }>();
+const BASES_KEPT = 256;
+
+function baseOf(baseUrl: string): { readonly origin: string; readonly basePath: string } {
+  let base = bases.get(baseUrl);
+  if (base === undefined) {
+    const url = new URL(baseUrl);
+    base = { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+    if (bases.size >= BASES_KEPT) bases.clear();
+    bases.set(baseUrl, base);
+  }
+  return base;
 }
