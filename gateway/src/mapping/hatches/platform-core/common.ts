@@ -31,6 +31,9 @@ export function kindOf(args: Obj, hatch: string, allowed: readonly Kind[] = KIND
   return kind as Kind;
 }
 
+/** The arguments' schema for the account, group or role a hatch changes: its kind and id. */
+export const TARGET_ARGUMENTS = { kind: { enum: KINDS }, id: { type: 'string', minLength: 1 } } as const;
+
 export function pathOf(kind: Kind, id?: string): string {
   return id === undefined ? `/authorization/${kind}` : `/authorization/${kind}/${encodeURIComponent(id)}`;
 }

@@ -16,7 +16,7 @@ import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
 import type { Kind, Obj } from './common.ts';
-import { argsOf, kindOf, patch, pathOf, send, text } from './common.ts';
+import { argsOf, kindOf, patch, pathOf, send, TARGET_ARGUMENTS, text } from './common.ts';
 import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
@@ -106,8 +106,7 @@ export const pcListHatch: HatchRecord = hatchRecord(
   {
     required: ['kind', 'id', 'field', 'op'],
     properties: {
-      kind: { enum: ['accounts', 'groups', 'roles'] },
-      id: { type: 'string', minLength: 1 },
+      ...TARGET_ARGUMENTS,
       field: { enum: Object.keys(FIELDS) },
       op: { enum: ['add', 'remove', 'set'] },
       item: { type: 'object' },

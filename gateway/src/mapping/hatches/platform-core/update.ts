@@ -13,11 +13,12 @@
 import { LegacyFailure } from '../../run.ts';
 import type { HatchRecord } from '../../run.ts';
 import type { Hatch } from '../../run.ts';
-import { argsOf, kindOf, patch, pathOf, send, text } from './common.ts';
+import { argsOf, kindOf, patch, pathOf, send, TARGET_ARGUMENTS, text } from './common.ts';
 import { hatchRecord } from '../record.ts';
 import { isPlainObject } from '../../../../../kernel/index.ts';
 
 const HATCH = 'pcUpdate';
+const NAMES_ARGUMENT = { type: 'array', items: { type: 'string' } } as const;
 
 function names(value: unknown, key: string): string[] {
   if (value === undefined) return [];
@@ -50,16 +51,6 @@ export const pcUpdateHatch: HatchRecord = hatchRecord(
   HATCH,
   'platform-core',
   'a legacy whole-document PUT (wrapped or bare, with keys the PATCH refuses) becomes a PATCH of the changeable fields; fields the platform cannot change must be sent unchanged',
-  {
-    required: ['kind', 'id', 'body', 'fields'],
-    properties: {
-      kind: { enum: ['accounts', 'groups', 'roles'] },
-      id: { type: 'string', minLength: 1 },
-      body: { type: 'object' },
-      wrapper: { type: 'string', minLength: 1 },
-      fields: { type: 'array', minItems: 1, items: { type: 'string' } },
-      fixed: { type: 'array', items: { type: 'string' } },
-    },
-  },
+  { required: ['kind', 'id', 'body', 'fields'], properties: { ...TARGET_ARGUMENTS, body: { type: 'object' }, wrapper: { type: 'string', minLength: 1 }, fields: { ...NAMES_ARGUMENT, minItems: 1 }, fixed: NAMES_ARGUMENT } },
   pcUpdate,
 );
