@@ -110,7 +110,7 @@ async function run(name: string, section: () => Promise<{ markdown: string; pane
 }
 
 await run('search', () => searchSection(jobCount, runs, resolve(args['data-dir']!), args.fresh!));
-await run('engine', () => engineSection(engineJobs));
+await run('engine', () => engineSection(engineJobs, profileDir));
 await run('core', () => coreSection(seconds, profileDir));
 await run('gateway', () => gatewaySection(seconds, 10));
 await run('relay', () => relaySection(seconds, profileDir));

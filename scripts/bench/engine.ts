@@ -13,6 +13,8 @@ export interface EngineResult {
   readonly seconds: number;
   readonly jobsPerSecond: number;
   readonly latency: Summary;
+  /** The same measure for a job with no tasks (start straight to end), its streams interleaved with the ten-task ones. */
+  readonly noTaskLatency: Summary;
   readonly latencyConcurrency: number;
 }
 
@@ -36,10 +38,19 @@ export function benchWorkflow(): Record<string, unknown> {
   return { name: 'bench-ten-tasks', description: 'ten automatic tasks', tasks, transitions, inputSchema: { type: 'object', properties: { host: { type: 'string' } } } };
 }
 
+/** The floor of a job's cost: the same start, body and inputSchema, and no task between its start and its end. */
+export function noTaskWorkflow(): Record<string, unknown> {
+  const tasks = { workflow_start: { name: 'workflow_start', groups: [] }, workflow_end: { name: 'workflow_end', groups: [] } };
+  const transitions = { workflow_start: { workflow_end: { type: 'standard', state: 'success' } }, workflow_end: {} };
+  return { name: 'bench-no-tasks', description: 'no tasks', tasks, transitions, inputSchema: { type: 'object', properties: { host: { type: 'string' } } } };
+}
+
 export async function runEngineBench(baseUrl: string, token: string, jobs: number, concurrency: number): Promise<EngineResult> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const created = await fetch(`${baseUrl}/automation-studio/automations`, { method: 'POST', headers, body: JSON.stringify({ automation: benchWorkflow() }) });
-  if (created.status !== 200 && created.status !== 409) throw new Error(`workflow not created: ${created.status} ${await created.text()}`);
+  for (const automation of [benchWorkflow(), noTaskWorkflow()]) {
+    const created = await fetch(`${baseUrl}/automation-studio/automations`, { method: 'POST', headers, body: JSON.stringify({ automation }) });
+    if (created.status !== 200 && created.status !== 409) throw new Error(`workflow not created: ${created.status} ${await created.text()}`);
+  }
   const start = async (): Promise<string> => {
     const res = await fetch(`${baseUrl}/operations-manager/jobs/start`, { method: 'POST', headers, body: JSON.stringify({ workflow: 'bench-ten-tasks', options: { variables: { host: 'core-rtr-01' } } }) });
     if (res.status !== 200) throw new Error(`start failed: ${res.status} ${await res.text()}`);
@@ -66,25 +77,32 @@ export async function runEngineBench(baseUrl: string, token: string, jobs: numbe
   }
   const seconds = (performance.now() - began) / 1000;
 
-  // Latency: a steady stream at moderate concurrency, measured by the client from sending the
-  // start until it sees the job complete (in the start answer, or by reading the job).
+  // Latency: steady streams at moderate concurrency, measured by the client from sending the start until it
+  // sees the job complete (in the start answer, or by reading the job). Half the streams start ten-task jobs and
+  // half jobs with no tasks, side by side, so drift in the machine's load hits both alike.
   const latencyConcurrency = 4;
+  const timeJob = async (workflow: string): Promise<number> => {
+    const t0 = performance.now();
+    const res = await fetch(`${baseUrl}/operations-manager/jobs/start`, { method: 'POST', headers, body: JSON.stringify({ workflow, options: { variables: { host: 'core-rtr-01' } } }) });
+    const started = ((await res.json()) as { data: { _id: string; status: string } }).data;
+    let status = started.status;
+    while (status !== 'complete') {
+      if (status === 'error') throw new Error('a benchmark job ended in error');
+      await new Promise((r) => setTimeout(r, 1));
+      const read = await fetch(`${baseUrl}/operations-manager/jobs/${started._id}?include=status`, { headers });
+      status = ((await read.json()) as { data: { status: string } }).data.status;
+    }
+    return performance.now() - t0;
+  };
   const latencies: number[] = [];
-  await Promise.all(Array.from({ length: latencyConcurrency }, async () => {
+  const noTask: number[] = [];
+  await Promise.all(Array.from({ length: latencyConcurrency }, async (_, stream) => {
     for (let i = 0; i < 100; i += 1) {
-      const t0 = performance.now();
-      const res = await fetch(`${baseUrl}/operations-manager/jobs/start`, { method: 'POST', headers, body: JSON.stringify({ workflow: 'bench-ten-tasks', options: { variables: { host: 'core-rtr-01' } } }) });
-      const started = ((await res.json()) as { data: { _id: string; status: string } }).data;
-      let status = started.status;
-      while (status !== 'complete') {
-        if (status === 'error') throw new Error('a benchmark job ended in error');
-        await new Promise((r) => setTimeout(r, 1));
-        const read = await fetch(`${baseUrl}/operations-manager/jobs/${started._id}?include=status`, { headers });
-        status = ((await read.json()) as { data: { status: string } }).data.status;
-      }
-      latencies.push(performance.now() - t0);
+      // Each stream alternates, so at any moment about as many of each kind are in flight.
+      if ((stream + i) % 2 === 0) latencies.push(await timeJob('bench-ten-tasks'));
+      else noTask.push(await timeJob('bench-no-tasks'));
       await new Promise((r) => setTimeout(r, 5));
     }
   }));
-  return { jobs, concurrency, seconds, jobsPerSecond: jobs / seconds, latency: summarize(latencies), latencyConcurrency };
+  return { jobs, concurrency, seconds, jobsPerSecond: jobs / seconds, latency: summarize(latencies), noTaskLatency: summarize(noTask), latencyConcurrency };
 }

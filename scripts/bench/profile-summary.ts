@@ -15,13 +15,13 @@ interface ProfileNode {
   readonly children?: readonly number[];
 }
 
-interface Profile {
+export interface Profile {
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
 }
 
-type Frame = ProfileNode['callFrame'];
+export type Frame = ProfileNode['callFrame'];
 
 /** Anywhere on the stack: a client request's writes run in node:http's outgoing code, which answers share. */
 const UPSTREAM = (f: Frame): boolean => /http-exchange\.ts|_http_client|_http_agent/.test(f.url);
@@ -49,7 +49,20 @@ export interface Share {
   readonly share: number;
 }
 
-export function profileShares(profile: Profile): Share[] {
+/** Charges one sample: its frames, innermost first, to a kind (null: not one of its kinds, so "other"). */
+export type Classify = (frames: readonly Frame[]) => string | null;
+
+/** The request paths' kinds: the innermost frame of a known kind wins. */
+const byInnermost: Classify = (frames) => {
+  if (frames.some(UPSTREAM)) return 'upstream calls (node:http client)';
+  for (const f of frames) {
+    const kind = KINDS.find(([, matches]) => matches(f))?.[0];
+    if (kind !== undefined) return kind;
+  }
+  return null;
+};
+
+export function profileShares(profile: Profile, classify: Classify = byInnermost): Share[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -62,12 +75,7 @@ export function profileShares(profile: Profile): Share[] {
     const frames: Frame[] = [];
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) frames.push(byId.get(cur)!.callFrame);
     if (frames.some(STARTUP)) return;
-    let kind = leaf.functionName === '(garbage collector)' ? 'garbage collection' : frames.some(UPSTREAM) ? 'upstream calls (node:http client)' : null;
-    for (const f of frames) {
-      if (kind !== null) break;
-      kind = KINDS.find(([, matches]) => matches(f))?.[0] ?? null;
-    }
-    kind ??= 'other (event loop, streams, timers)';
+    const kind = (leaf.functionName === '(garbage collector)' ? 'garbage collection' : classify(frames)) ?? 'other (event loop, streams, timers)';
     totals.set(kind, (totals.get(kind) ?? 0) + dt);
     busy += dt;
   });
