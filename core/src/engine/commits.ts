@@ -11,6 +11,7 @@ import type { Store } from '../../../kernel/index.ts';
 import type { EngineObserver } from '../metrics/core-metrics.ts';
 import { normalizeJob } from '../jobs/document.ts';
 import type { JobDoc } from '../jobs/document.ts';
+import { GroupCommit } from './group-commit.ts';
 import { hasEnded } from './lifecycle.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
@@ -35,8 +36,12 @@ export class JobCommits {
   /** Per job, the tail of its changes in this process. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly waiters = new Map<string, Array<(job: JobDoc) => void>>();
+  /** Every change and start is written through it: concurrent jobs share one commit (group-commit.ts). */
+  private readonly group: GroupCommit;
 
-  constructor(private readonly deps: CommitDeps) {}
+  constructor(private readonly deps: CommitDeps) {
+    this.group = new GroupCommit(deps.store);
+  }
 
   /** Runs `fn` after every earlier change of this job in this process has finished. */
   private lock<T>(jobId: string, fn: () => Promise<T>): Promise<T> {
@@ -69,7 +74,7 @@ export class JobCommits {
         w.seal();
         const expected = typeof found._rev === 'number' ? found._rev : null;
         w.job._rev = (expected ?? 0) + 1;
-        const ok = await this.deps.store.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected }, ...w.writes]);
+        const ok = await this.group.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected }, ...w.writes]);
         if (!ok) continue; // another process changed it first: redo from what it wrote
         if (!hasEnded(stored.status) && hasEnded(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
         this.afterCommit(w);
@@ -87,7 +92,7 @@ export class JobCommits {
     w = this.withinSize(w, fresh, actor);
     w.seal();
     w.job._rev = 0;
-    await this.deps.store.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
+    await this.group.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
     this.deps.observer?.jobStarted();
     // A workflow of pure tasks only can end inside the change that starts it.
     if (hasEnded(w.job.status)) this.deps.observer?.jobFinished(w.job.status);

@@ -6,6 +6,7 @@ import { BadRequestError, checkData, newObjectId, setOwn, summary, ValidationErr
 import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from './types.ts';
 import type { StudioWorkflow } from './types.ts';
+import { copyJson } from '../jobs/copy.ts';
 import type { JobDoc, TaskEntry } from '../jobs/document.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { PrincipalKind } from '../auth/principal.ts';
@@ -72,7 +73,7 @@ export function newJob(workflow: StudioWorkflow, options: StartOptions, initiato
   const iso = new Date(now).toISOString();
   const tasks: Record<string, TaskEntry> = {};
   for (const [key, task] of Object.entries(workflow.tasks)) {
-    tasks[key] = { ...structuredClone(task), status: 'incomplete', iterations: [], metrics: {} };
+    tasks[key] = { ...copyJson(task), status: 'incomplete', iterations: [], metrics: {} };
   }
   const start = tasks[START];
   if (start) {
@@ -87,7 +88,7 @@ export function newJob(workflow: StudioWorkflow, options: StartOptions, initiato
     description: options.description ?? String(workflow.description ?? ''),
     type: options.type ?? 'automation',
     tasks,
-    transitions: structuredClone(workflow.transitions),
+    transitions: copyJson(workflow.transitions),
     status: 'running',
     variables: { ...normalizeVariables(options.variables ?? {}), _id, initiator: initiator.username },
     watchers: [],

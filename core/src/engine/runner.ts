@@ -30,6 +30,9 @@ import type { Claimed, Working } from './working.ts';
 const SLICE_TASKS = 50;
 const SLICE_MS = 4;
 
+/** The signal pure tasks are given: they run within one change, which nothing interrupts. */
+const NEVER_ABORTED = new AbortController().signal;
+
 /** The engine's own name in what it writes to a job. */
 export const ENGINE_ACTOR = 'Pronghorn';
 
@@ -162,11 +165,14 @@ export class TaskRunner {
     const entry = job.tasks[c.key]!;
     const handler = this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name);
     if (!handler) return { finishState: 'error', outgoing: {}, error: `No task ${entry.app ?? 'WorkFlowEngine'}.${entry.name} is available` };
-    const controller = new AbortController();
-    this.aborts.set(c.iteration, { jobId: job._id, controller });
+    // A pure task runs to its end inside the change that claimed it, so nothing can abort it meanwhile.
+    const controller = handler.pure === true && !handler.reach.outside ? null : new AbortController();
+    if (controller) this.aborts.set(c.iteration, { jobId: job._id, controller });
+    const signal = controller?.signal ?? NEVER_ABORTED;
     const startedNs = process.hrtime.bigint();
+    const serviceDeps = { authority: this.deps.authority, children: this.children, ...(this.deps.services ? { services: this.deps.services } : {}) };
     const done = (o: TaskOutcome): TaskOutcome => {
-      this.aborts.delete(c.iteration);
+      if (controller) this.aborts.delete(c.iteration);
       this.deps.observer?.taskFinished(o.finishState, Number(process.hrtime.bigint() - startedNs) / 1e9);
       return o;
     };
@@ -179,8 +185,11 @@ export class TaskRunner {
         incoming: job._runs[c.iteration]?.incoming ?? {},
         jobVariables: job.variables,
         taskOutputs: job._outputs,
-        signal: controller.signal,
-        services: jobServices({ authority: this.deps.authority, children: this.children, ...(this.deps.services ? { services: this.deps.services } : {}) }, job, controller.signal),
+        signal,
+        // Made when a handler asks: most never do.
+        get services() {
+          return jobServices(serviceDeps, job, signal);
+        },
       });
     try {
       // Checked as the task runs, not when the job started: roles taken away meanwhile count.

@@ -4,14 +4,15 @@
  * how tasks start, finish and lead to each other live here; nothing here
  * touches the store or runs a handler.
  */
-import { randomUUID } from 'node:crypto';
 import { ownProperty, setOwn } from '../../../kernel/index.ts';
 import type { WriteOp } from '../../../kernel/index.ts';
 import { canReach, successors } from './graph.ts';
+import { newIterationId } from './iteration-id.ts';
 import { END, START, VAR_REFERENCE } from './types.ts';
 import type { FinishState, TaskOutcome, WorkflowTask } from './types.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
+import { copyJson } from '../jobs/copy.ts';
 import type { JobDoc, TaskStatus } from '../jobs/document.ts';
 
 /** A run this process must execute once the change is committed. */
@@ -29,7 +30,7 @@ export class Working {
   changed = false;
 
   constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string, private readonly limits: JobLimits) {
-    this.job = structuredClone(stored);
+    this.job = copyJson(stored);
   }
 
   /** Called before commit: keeps the restart marker true exactly while iterations are claimed. */
@@ -39,8 +40,21 @@ export class Working {
 
   touch(): void {
     this.changed = true;
-    this.job.last_updated = new Date(this.now()).toISOString();
+    this.job.last_updated = this.isoNow();
     this.job.last_updated_by = this.actor;
+  }
+
+  private isoAt = Number.NaN;
+  private iso = '';
+
+  /** The time as ISO text, made once per millisecond: a chain of tasks touches the job many times in one. */
+  private isoNow(): string {
+    const now = this.now();
+    if (now !== this.isoAt) {
+      this.isoAt = now;
+      this.iso = new Date(now).toISOString();
+    }
+    return this.iso;
   }
 
   /** A transition fired into `key`: start it now, or let it wait (paused job, or a join still pending). */
@@ -71,7 +85,7 @@ export class Working {
       return;
     }
     this.job._taskRuns += 1;
-    const iteration = randomUUID();
+    const iteration = newIterationId();
     const incoming = { ...this.resolveIncoming(entry), ...overrides };
     entry.status = 'running';
     entry.iterations.push(iteration);
@@ -246,7 +260,7 @@ export class Working {
       variables: { incoming: run!.incoming, outgoing: outcome?.outgoing ?? {}, error: outcome?.error === undefined ? '' : errorMessage(outcome.error), decorators: entry.variables?.decorators ?? [] },
       job: { _id: this.job._id, task: key, name: this.job.name, description: this.job.description, ancestors: this.job.ancestors },
       groups: this.job.groups,
-      last_updated: new Date(this.now()).toISOString(),
+      last_updated: this.isoNow(),
       metrics: {
         user: this.job.metrics.user,
         owner: run!.owner,
