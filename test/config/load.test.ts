@@ -29,11 +29,12 @@ async function configError(promise: Promise<unknown>): Promise<ConfigError> {
 test('the declared defaults validate and are the documented ones', async () => {
   const cfg = await loadConfig({ env: {}, cwd: '/srv/app' });
   assert.equal(cfg.port, 3000);
-  assert.deepEqual(cfg.core, { port: 3001, url: 'http://127.0.0.1:3001', host: null });
+  assert.deepEqual(cfg.core, { port: 3001, url: 'http://127.0.0.1:3001', host: null, caFile: null, tlsVerify: true });
   assert.equal(cfg.host, '0.0.0.0');
   assert.deepEqual(cfg.http.trustedProxies, ['127.0.0.1', '::1']);
   assert.equal(cfg.dataDir, '/srv/app/data');
   assert.equal(cfg.mongoUrl, null);
+  assert.equal(cfg.gateway.mongoUrl, null);
   assert.equal(cfg.platform.release, '2022.1');
   assert.deepEqual(cfg.admin, { username: 'admin', password: null });
   assert.equal(cfg.auth.logoutTime, 60);
@@ -250,4 +251,13 @@ test('HOST, which tcsh and some shells set to the machine\'s name, does not choo
   const cfg = await loadConfig({ env: { HOST: 'build-box-7.example', GATEWAY_HOST: '' }, dir });
   assert.equal(cfg.host, '0.0.0.0');
   assert.ok(!Object.hasOwn(ENV_VARS, 'HOST'));
+});
+
+test('the upstream TLS settings and the gateway\'s own audit store are read from the environment', async () => {
+  const cfg = await loadConfig({ env: { CORE_URL: 'https://platform.example:3443/iap', CORE_CA_FILE: '/etc/ca.pem', CORE_TLS_VERIFY: 'false', GATEWAY_MONGO_URL: 'mongodb://db:27017/iap-gateway', MONGO_URL: 'mongodb://db:27017/iap' }, cwd: '/srv/app' });
+  assert.equal(cfg.core.url, 'https://platform.example:3443/iap');
+  assert.equal(cfg.core.caFile, '/etc/ca.pem');
+  assert.equal(cfg.core.tlsVerify, false);
+  assert.equal(cfg.gateway.mongoUrl, 'mongodb://db:27017/iap-gateway');
+  assert.equal(cfg.mongoUrl, 'mongodb://db:27017/iap');
 });

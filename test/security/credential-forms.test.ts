@@ -7,7 +7,9 @@
  * (`"abc"`, percent-encoded `%22abc%22` where a URL or cookie carries it).
  * None may answer 401, or 400 naming `token`: a credential is never read as
  * a parameter. An inspecting proxy between the gateway and the core proves
- * that no rewritten legacy call carries `token` onward as a parameter.
+ * that each rewritten legacy call carries the credential in the form the
+ * caller used (a `token` parameter only when the caller sent one, never a
+ * header made from it: docs/real-platform.md, "Credentials").
  * Routes are enumerated from what the apps mount, as anonymous-calls.test.ts does.
  */
 import { after, before, test } from 'node:test';
@@ -130,11 +132,11 @@ test("the gateway's own routes accept every credential form", async () => {
   }
 });
 
-test('every legacy operation accepts every credential form, and no rewritten call carries `token` onward', async () => {
+test('every legacy operation accepts every credential form, and each rewritten call carries it in the form the caller used', async () => {
   const release = core.config.platform.release;
   assert.ok(gw.gateway.entries.length >= 100);
   const wrong: string[] = [];
-  const leaked: string[] = [];
+  const converted: string[] = [];
   let queryCalls = 0;
   for (const entry of gw.gateway.entries) {
     const removed = compareReleases(release, entry.removed) >= 0;
@@ -144,20 +146,20 @@ test('every legacy operation accepts every credential form, and no rewritten cal
       const what = `${entry.id} (${entry.legacy.method} ${entry.legacy.path}) with ${form.name}`;
       const bad = refusal(res);
       if (removed ? res.status !== 410 : bad) wrong.push(`${what}: ${bad ?? res.status}`);
+      // Never converted (decision 30): a query token stays one query token, the caller's, and becomes no header;
+      // any other form puts no token in the query. (A call refused on its body before any rewrite asks the core nothing.)
+      const sent = form.apply(token).query;
+      const expected = sent === null ? [] : new URLSearchParams(sent).getAll('token');
+      if (sent !== null && !removed) queryCalls += seen.length;
       for (const s of seen) {
-        const params = new URLSearchParams(s.url.split('?')[1] ?? '');
-        if (params.has('token')) leaked.push(`${what}: the core received ${s.url.slice(0, 120)}`);
-      }
-      // The legacy query token travels to the core as a credential, in the header the core reads first.
-      // (A call refused on its body before any rewrite asks the core nothing.)
-      if (form.apply(token).query !== null && !removed) {
-        queryCalls += seen.length;
-        for (const s of seen) assert.ok(s.authorization?.startsWith('Bearer '), `${what}: ${s.url} carried no credential header`);
+        const tokens = new URLSearchParams(s.url.split('?')[1] ?? '').getAll('token');
+        if (tokens.join('\n') !== expected.join('\n')) converted.push(`${what}: the core received ${s.url.slice(0, 120)}`);
+        if (sent !== null && s.authorization !== undefined) converted.push(`${what}: ${s.url.slice(0, 80)} carried an Authorization header the caller did not send`);
       }
     }
   }
   assert.deepEqual(wrong, [], 'no legacy operation refuses a valid credential of any form');
-  assert.deepEqual(leaked, [], 'no call the gateway makes carries the token as a query parameter');
+  assert.deepEqual(converted, [], 'every call the gateway makes carries the credential in the caller\'s form, and only that');
   assert.ok(queryCalls > 100, `legacy calls with ?token= reached the core ${queryCalls} times`);
 });
 
