@@ -107,13 +107,13 @@ export type OwnedRoute<P, Q, B> = Omit<RouteDef<P, Q, B>, keyof RouteOwner>;
 
 /**
  * Makes a module's route helper: `const route = routeHelper({ provenance: 'Jst', surface: 'plain' })`,
- * then `route<P, Q, B>({ method, path, name, roles, ... })`. The type
- * parameters tie each handler to its own validators; the owner's fields are
- * written once per module, so no route can drift to another provenance by a
- * copy-paste.
+ * then `route({ method, path, name, roles, ... })`. The input types are inferred from the route's own
+ * validators, so a handler reads what they produce; an input without a validator is the default (empty, or
+ * no body), never what the table it goes into would accept. The owner's fields are written once per
+ * module, so no route can drift to another provenance by a copy-paste.
  */
 export function routeHelper(owner: RouteOwner) {
-  return function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(def: OwnedRoute<P, Q, B>): RouteDef<P, Q, B> {
+  return function route<P = Record<string, never>, Q = Record<string, never>, B = undefined>(def: OwnedRoute<P, Q, B>): RouteDef<NoInfer<P>, NoInfer<Q>, NoInfer<B>> {
     const declaredIn = callerFile(route);
     return { ...def, provenance: owner.provenance, shape: owner.shape, ...(declaredIn ? { declaredIn } : {}) };
   };

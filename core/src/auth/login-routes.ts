@@ -21,16 +21,20 @@ interface Credentials {
 
 const usernamePassword = Joi.object({ username: Joi.string().min(1).max(256).required(), password: Joi.string().min(1).max(1024).required() });
 // The platform's clients send {user: {username, password}}; some send the bare pair.
-const loginBody = Joi.alternatives()
-  .try(Joi.object({ user: usernamePassword.required() }), usernamePassword)
-  .messages({ 'alternatives.match': 'must hold user.username and user.password, or username and password' });
+const loginBody = joiBody<Credentials | { user: Credentials }>(
+  Joi.alternatives()
+    .try(Joi.object({ user: usernamePassword.required() }), usernamePassword)
+    .messages({ 'alternatives.match': 'must hold user.username and user.password, or username and password' }),
+);
 
-const tokenBody = Joi.object({
-  grant_type: Joi.string().valid('client_credentials').required().messages({ 'any.only': 'must be client_credentials' }),
-  client_id: Joi.string().max(256),
-  client_secret: Joi.string().max(1024),
-  scope: Joi.string().allow(''),
-});
+const tokenBody = joiBody<{ client_id?: string; client_secret?: string }>(
+  Joi.object({
+    grant_type: Joi.string().valid('client_credentials').required().messages({ 'any.only': 'must be client_credentials' }),
+    client_id: Joi.string().max(256),
+    client_secret: Joi.string().max(1024),
+    scope: Joi.string().allow(''),
+  }),
+);
 
 /**
  * The token cookie: never readable by scripts, not sent on other sites' requests, and Secure whenever
@@ -42,7 +46,7 @@ function cookieOptions(secure: boolean): { httpOnly: true; sameSite: 'lax'; over
 
 export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): AnyRoute[] {
   const login = (path: string) =>
-    route<Record<string, never>, Record<string, never>, Credentials | { user: Credentials }>({
+    route({
       method: 'POST',
       path,
       name: 'login',
@@ -51,7 +55,7 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       acceptsForms: true,
       description: 'Log in with a username and password; answers the token as a JSON string and sets the token cookie',
       answer: answer(STRING),
-      input: { body: joiBody(loginBody) },
+      input: { body: loginBody },
       async handle({ body }, ctx) {
         const { username, password } = 'user' in body ? body.user : body;
         const token = await auth.login(username, password, ctx.koa.ip);
@@ -76,7 +80,7 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
         return { body: { message: 'Logged out' } };
       },
     }),
-    oauthRoute<Record<string, never>, Record<string, never>, { client_id?: string; client_secret?: string }>({
+    oauthRoute({
       method: 'POST',
       path: '/oauth/token',
       name: 'getToken',
@@ -85,7 +89,7 @@ export function loginRoutes(auth: AuthService, methods: () => MethodInfo[]): Any
       acceptsForms: true,
       description: 'OAuth client credentials: a service account trades its client id and secret for a bearer token',
       answer: answer(closed({ access_token: STRING, token_type: oneOfValues('bearer'), expires_in: INTEGER })),
-      input: { body: joiBody(tokenBody) },
+      input: { body: tokenBody },
       async handle({ body }, ctx) {
         // RFC 6749 allows the client credentials in the body or as Basic authentication.
         const basic = /^basic\s+(.+)$/i.exec(ctx.koa.get('authorization'));

@@ -5,8 +5,8 @@
  * account ends its sessions at once, not at their next idle timeout.
  */
 import Joi from 'joi';
-import { answer, joiBody, joiParams, repository } from '../../../kernel/index.ts';
-import type { AnyRoute, SearchQuery, Store } from '../../../kernel/index.ts';
+import { answer, joiParams, repository } from '../../../kernel/index.ts';
+import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { ACCOUNTS } from '../store/collections.ts';
 import type { PlainDoc } from '../store/collections.ts';
 import { accounts as accountType } from '../store/doc-types.ts';
@@ -29,7 +29,7 @@ export interface AccountUpdates {
 type AccountParams = { accountId: string };
 export const accountParam = joiParams<AccountParams>(idParam('accountId'));
 
-const accountUpdates = updatesBody({
+const accountUpdates = updatesBody<AccountUpdates>({
   inactive: Joi.boolean(),
   email: text(320),
   firstname: text(256),
@@ -44,7 +44,7 @@ export function findAccountById(store: Store, id: string): Promise<PlainDoc> {
 export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
   return [
-    authorizationRoute<Record<string, never>, SearchQuery, undefined>({
+    authorizationRoute({
       method: 'GET',
       path: '/authorization/accounts',
       name: 'getAccounts',
@@ -56,7 +56,7 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return listPage(repository(store, ACCOUNTS).collection, query, withoutSecrets);
       },
     }),
-    authorizationRoute<AccountParams, Record<string, never>, undefined>({
+    authorizationRoute({
       method: 'GET',
       path: '/authorization/accounts/:accountId',
       name: 'getAccount',
@@ -68,14 +68,14 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return { body: withoutSecrets(await findAccountById(store, params.accountId)) };
       },
     }),
-    authorizationRoute<AccountParams, Record<string, never>, AccountUpdates | { updates: AccountUpdates }>({
+    authorizationRoute({
       method: 'PATCH',
       path: '/authorization/accounts/:accountId',
       name: 'updateAccount',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change an account: inactive, email, firstname, and the assignedRoles and memberOf lists (a list given replaces the old one)',
       answer: writeAnswer(ACCOUNT),
-      input: { params: accountParam, body: joiBody(accountUpdates) },
+      input: { params: accountParam, body: accountUpdates },
       async handle({ params, body }, ctx) {
         const account = await findAccountById(store, params.accountId);
         const updates = unwrap<AccountUpdates>(body, 'updates');

@@ -5,8 +5,8 @@
  * account's, group's and service account's memberOf.
  */
 import Joi from 'joi';
-import { answer, joiBody, joiParams, newObjectId, repository } from '../../../kernel/index.ts';
-import type { AnyRoute, SearchQuery, Store } from '../../../kernel/index.ts';
+import { answer, joiParams, newObjectId, repository } from '../../../kernel/index.ts';
+import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { GROUPS } from '../store/collections.ts';
 import type { PlainDoc } from '../store/collections.ts';
 import { groups as groupType } from '../store/doc-types.ts';
@@ -36,7 +36,8 @@ type GroupParams = { groupId: string };
 const groupParam = joiParams<GroupParams>(idParam('groupId'));
 const name = Joi.string().min(1).max(256).pattern(/^\S(?:.*\S)?$/).messages({ 'string.pattern.base': 'must not start or end with a space' });
 const fields = { name, description: text(1024), inactive: Joi.boolean(), memberOf: groupRefs, assignedRoles: roleRefs };
-const newGroup = wrapperOrBare('group', Joi.object({ ...fields, name: name.required(), provenance: Joi.string().min(1).max(256) }));
+const groupUpdates = updatesBody<GroupFields>(fields);
+const newGroup = wrapperOrBare<NewGroup>('group', Joi.object({ ...fields, name: name.required(), provenance: Joi.string().min(1).max(256) }));
 
 function findGroup(store: Store, id: string): Promise<PlainDoc> {
   return repository(store, GROUPS).get(id);
@@ -59,7 +60,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
   const groups = repository(store, GROUPS);
   return [
-    authorizationRoute<Record<string, never>, SearchQuery, undefined>({
+    authorizationRoute({
       method: 'GET',
       path: '/authorization/groups',
       name: 'getGroups',
@@ -71,14 +72,14 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return listPage(groups.collection, query, (doc) => doc);
       },
     }),
-    authorizationRoute<Record<string, never>, Record<string, never>, NewGroup | { group: NewGroup }>({
+    authorizationRoute({
       method: 'POST',
       path: '/authorization/groups',
       name: 'createGroup',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a group with its roles and the groups it is a member of',
       answer: writeAnswer(GROUP),
-      input: { body: joiBody(newGroup) },
+      input: { body: newGroup },
       async handle({ body }, ctx) {
         const input = unwrap<NewGroup>(body, 'group');
         const provenance = input.provenance ?? DEFAULT_PROVENANCE;
@@ -98,7 +99,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return written(auth, ctx.logger, 'group created', { groupId: group['_id'], name: input.name }, `Successfully created group ${String(group['_id'])}.`, group);
       },
     }),
-    authorizationRoute<GroupParams, Record<string, never>, undefined>({
+    authorizationRoute({
       method: 'GET',
       path: '/authorization/groups/:groupId',
       name: 'getGroup',
@@ -110,14 +111,14 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return { body: await findGroup(store, params.groupId) };
       },
     }),
-    authorizationRoute<GroupParams, Record<string, never>, GroupFields | { updates: GroupFields }>({
+    authorizationRoute({
       method: 'PATCH',
       path: '/authorization/groups/:groupId',
       name: 'updateGroup',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change a group: name, description, inactive, and the memberOf and assignedRoles lists (a list given replaces the old one)',
       answer: writeAnswer(GROUP),
-      input: { params: groupParam, body: joiBody(updatesBody(fields)) },
+      input: { params: groupParam, body: groupUpdates },
       async handle({ params, body }, ctx) {
         const group = await findGroup(store, params.groupId);
         const updates = unwrap<GroupFields>(body, 'updates');
@@ -129,7 +130,7 @@ export function groupRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return written(auth, ctx.logger, 'group updated', { groupId: params.groupId, fields: Object.keys(updates) }, `Successfully updated group ${params.groupId}.`, updated);
       },
     }),
-    authorizationRoute<GroupParams, Record<string, never>, undefined>({
+    authorizationRoute({
       method: 'DELETE',
       path: '/authorization/groups/:groupId',
       name: 'deleteGroup',

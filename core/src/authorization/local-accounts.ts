@@ -35,7 +35,7 @@ const password = Joi.string().min(MIN_PASSWORD).max(MAX_PASSWORD).required();
 // No edge spaces or control characters, and no colon: Basic credentials split at the first one (RFC 7617).
 const USERNAME = /^[^\s:\p{Cc}](?:[^:\p{Cc}]*[^\s:\p{Cc}])?$/u;
 
-const newAccount = wrapperOrBare(
+const newAccount = wrapperOrBare<NewAccount>(
   'account',
   Joi.object({
     username: Joi.string().max(256).pattern(USERNAME).required().messages({
@@ -52,14 +52,14 @@ const newAccount = wrapperOrBare(
 export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
   return [
-    authorizationRoute<Record<string, never>, Record<string, never>, NewAccount | { account: NewAccount }>({
+    authorizationRoute({
       method: 'POST',
       path: '/authorization/accounts',
       name: 'createAccount',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a local account with a password; it has no roles until given some',
       answer: writeAnswer(ACCOUNT),
-      input: { body: joiBody(newAccount) },
+      input: { body: newAccount },
       async handle({ body }, ctx) {
         const input = unwrap<NewAccount>(body, 'account');
         // Logins find accounts by username alone, so a name held under any provenance is taken.
@@ -84,14 +84,14 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return written(auth, ctx.logger, 'account created', { accountId: account['_id'], username: input.username }, `Successfully created account ${String(account['_id'])}.`, withoutSecrets(account));
       },
     }),
-    authorizationRoute<{ accountId: string }, Record<string, never>, { password: string }>({
+    authorizationRoute({
       method: 'PUT',
       path: '/authorization/accounts/:accountId/password',
       name: 'setAccountPassword',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: "Set an account's password; its other sessions end",
       answer: writeAnswer(),
-      input: { params: accountParam, body: joiBody(Joi.object({ password })) },
+      input: { params: accountParam, body: joiBody<{ password: string }>(Joi.object({ password })) },
       async handle({ params, body }, ctx) {
         const account = await findAccountById(store, params.accountId);
         await repository(store, ACCOUNTS).replace({ ...account, passwordHash: await hashPassword(body.password), _meta: { ...(account['_meta'] as object | undefined), updated: nowIso() } });

@@ -5,8 +5,8 @@
  * Deleting a role removes it from every assignedRoles list.
  */
 import Joi from 'joi';
-import { answer, BadRequestError, BOOLEAN, closed, joiBody, joiParams, joiQuery, newObjectId, repository, STRING, ValidationError } from '../../../kernel/index.ts';
-import type { AnswerShape, AnyRoute, Doc, ErrorDetail, SearchQuery, Store } from '../../../kernel/index.ts';
+import { answer, BadRequestError, BOOLEAN, closed, joiParams, joiQuery, newObjectId, repository, STRING, ValidationError } from '../../../kernel/index.ts';
+import type { AnswerShape, AnyRoute, Doc, ErrorDetail, Store } from '../../../kernel/index.ts';
 import { roles as roleType } from '../store/doc-types.ts';
 import { AUTHORIZATION_READ_ROLES, AUTHORIZATION_WRITE_ROLES, authorizationRoute, resultsAnswer, ROLE, unwrap, writeAnswer, written } from './context.ts';
 import { ROLES } from '../store/collections.ts';
@@ -42,7 +42,8 @@ const fields = {
   allowedMethods: Joi.array().items(Joi.object({ provenance: label.required(), name: label.required() })).max(10_000),
   allowedViews: Joi.array().items(Joi.object({ provenance: label.required(), path: Joi.string().min(1).max(1024).required() })).max(10_000),
 };
-const newRole = wrapperOrBare('role', Joi.object({ ...fields, provenance: label.required(), name: label.required() }));
+const roleUpdates = updatesBody<RoleFields>(fields, ['provenance', 'name']);
+const newRole = wrapperOrBare<NewRole>('role', Joi.object({ ...fields, provenance: label.required(), name: label.required() }));
 
 function findRole(store: Store, id: string): Promise<PlainDoc> {
   return repository(store, ROLES).get(id);
@@ -91,7 +92,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
   }
 
   const catalog = (path: string, name: string, what: string, list: () => readonly unknown[], item: AnswerShape) =>
-    authorizationRoute<Record<string, never>, { limit?: number; skip: number }, undefined>({
+    authorizationRoute({
       method: 'GET',
       path,
       name,
@@ -107,7 +108,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
     });
 
   return [
-    authorizationRoute<Record<string, never>, SearchQuery, undefined>({
+    authorizationRoute({
       method: 'GET',
       path: '/authorization/roles',
       name: 'getRoles',
@@ -119,14 +120,14 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return listPage(roles.collection, query, (doc) => doc);
       },
     }),
-    authorizationRoute<Record<string, never>, Record<string, never>, NewRole | { role: NewRole }>({
+    authorizationRoute({
       method: 'POST',
       path: '/authorization/roles',
       name: 'createRole',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a role allowing existing methods and views',
       answer: writeAnswer(ROLE),
-      input: { body: joiBody(newRole) },
+      input: { body: newRole },
       async handle({ body }, ctx) {
         const input = unwrap<NewRole>(body, 'role');
         await assertNameFree(store, input.provenance, input.name, null);
@@ -135,7 +136,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return written(auth, ctx.logger, 'role created', { roleId: role['_id'], provenance: input.provenance, name: input.name }, `Successfully created role ${String(role['_id'])}.`, role);
       },
     }),
-    authorizationRoute<RoleParams, Record<string, never>, undefined>({
+    authorizationRoute({
       method: 'GET',
       path: '/authorization/roles/:roleId',
       name: 'getRole',
@@ -147,14 +148,14 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return { body: await findRole(store, params.roleId) };
       },
     }),
-    authorizationRoute<RoleParams, Record<string, never>, RoleFields | { updates: RoleFields }>({
+    authorizationRoute({
       method: 'PATCH',
       path: '/authorization/roles/:roleId',
       name: 'updateRole',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Change a custom role: description and the allowedMethods and allowedViews lists (a list given replaces the old one), in the platform\'s form {updates: {...}} or bare; provenance and name only in the bare form (the platform cannot change them)',
       answer: writeAnswer(ROLE),
-      input: { params: roleParam, body: joiBody(updatesBody(fields, ['provenance', 'name'])) },
+      input: { params: roleParam, body: roleUpdates },
       async handle({ params, body }, ctx) {
         const role = await findRole(store, params.roleId);
         assertCustom(role, 'changed');
@@ -164,7 +165,7 @@ export function roleRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return written(auth, ctx.logger, 'role updated', { roleId: params.roleId, fields: Object.keys(updates) }, `Successfully updated role ${params.roleId}.`, updated);
       },
     }),
-    authorizationRoute<RoleParams, Record<string, never>, undefined>({
+    authorizationRoute({
       method: 'DELETE',
       path: '/authorization/roles/:roleId',
       name: 'deleteRole',

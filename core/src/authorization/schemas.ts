@@ -4,6 +4,8 @@
  * wrapped (`{group: {...}}`) or bare, since real clients send both.
  */
 import Joi from 'joi';
+import { joiBody } from '../../../kernel/index.ts';
+import type { Validator } from '../../../kernel/index.ts';
 
 export interface RoleRef {
   roleId: string;
@@ -31,15 +33,20 @@ export function idParam(name: string): Joi.ObjectSchema {
   return Joi.object({ [name]: ID.required() });
 }
 
+/** A body of fields `T`, bare or under one key; the handler reads it through `unwrap` (context.ts). */
+export type WrappedOrBare<T> = T | Record<string, T>;
+
 /**
  * The wrapped form when the body has `key`, else the bare form: errors then
  * name the fields of the form the client chose, not both alternatives.
  */
-export function wrapperOrBare(key: string, inner: Joi.ObjectSchema): Joi.Schema {
-  return Joi.alternatives().conditional(Joi.object({ [key]: Joi.exist() }).unknown(), {
-    then: Joi.object({ [key]: inner.required() }),
-    otherwise: inner,
-  });
+export function wrapperOrBare<T>(key: string, inner: Joi.ObjectSchema): Validator<unknown, WrappedOrBare<T>> {
+  return joiBody(
+    Joi.alternatives().conditional(Joi.object({ [key]: Joi.exist() }).unknown(), {
+      then: Joi.object({ [key]: inner.required() }),
+      otherwise: inner,
+    }),
+  );
 }
 
 const AT_LEAST_ONE = { 'object.min': 'must name at least one field to change' };
@@ -53,13 +60,15 @@ const AT_LEAST_ONE = { 'object.min': 'must name at least one field to change' };
  * core does not come to rely on a change the platform would not make; the
  * bare form still changes them.
  */
-export function updatesBody(fields: Record<string, Joi.Schema>, fixedOnPlatform: readonly string[] = []): Joi.Schema {
+export function updatesBody<T>(fields: Record<string, Joi.Schema>, fixedOnPlatform: readonly string[] = []): Validator<unknown, WrappedOrBare<T>> {
   const wrapped: Record<string, Joi.Schema> = { ...fields };
   for (const name of fixedOnPlatform) {
     wrapped[name] = Joi.any().forbidden().messages({ 'any.unknown': `cannot be changed in the platform's form {"updates": {...}}; send the fields bare to change ${name}` });
   }
-  return Joi.alternatives().conditional(Joi.object({ updates: Joi.exist() }).unknown(), {
-    then: Joi.object({ updates: Joi.object(wrapped).min(1).messages(AT_LEAST_ONE).required() }),
-    otherwise: Joi.object(fields).min(1).messages(AT_LEAST_ONE),
-  });
+  return joiBody(
+    Joi.alternatives().conditional(Joi.object({ updates: Joi.exist() }).unknown(), {
+      then: Joi.object({ updates: Joi.object(wrapped).min(1).messages(AT_LEAST_ONE).required() }),
+      otherwise: Joi.object(fields).min(1).messages(AT_LEAST_ONE),
+    }),
+  );
 }

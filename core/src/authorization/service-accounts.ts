@@ -49,14 +49,14 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
   const { store, auth } = deps;
   const services = repository(store, SERVICE_ACCOUNTS);
   return [
-    authorizationRoute<Record<string, never>, Record<string, never>, NewServiceAccount>({
+    authorizationRoute({
       method: 'POST',
       path: '/oauth/serviceAccounts',
       name: 'createServiceAccount',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'Create a service account; the answer holds its client id and the only copy of its secret',
       answer: writeAnswer(closed({ ...(SERVICE_ACCOUNT['properties'] as Record<string, AnswerShape>), client_secret: STRING })),
-      input: { body: joiBody(newServiceAccount) },
+      input: { body: joiBody<NewServiceAccount>(newServiceAccount) },
       async handle({ body }, ctx) {
         const refs = await resolveAssignments({ store, release: deps.release, logger: ctx.logger }, { assignedRoles: body.assignedRoles ?? [], memberOf: body.memberOf ?? [] }, null, `service account ${body.name}`);
         const secret = randomBytes(32).toString('hex');
@@ -75,21 +75,21 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         return written(auth, ctx.logger, 'service account created', { clientId: doc['_id'], name: body.name }, `Successfully created service account ${String(doc['_id'])}. Keep the client secret: it is not shown again.`, { ...publicView(doc), client_secret: secret });
       },
     }),
-    authorizationRoute<Record<string, never>, { limit: number; skip: number }, undefined>({
+    authorizationRoute({
       method: 'GET',
       path: '/oauth/serviceAccounts',
       name: 'getServiceAccounts',
       roles: AUTHORIZATION_WRITE_ROLES,
       description: 'List service accounts (never their secrets), by name',
       answer: resultsAnswer(SERVICE_ACCOUNT),
-      input: { query: joiQuery(Joi.object(pageParams(deps.limits))) },
+      input: { query: joiQuery<{ limit: number; skip: number }>(Joi.object(pageParams(deps.limits))) },
       async handle({ query }) {
         const sort = [{ field: column('name'), direction: 1 as const }, { field: column('_id'), direction: 1 as const }];
         const page = await services.search({ where: null, sort, skip: query.skip, limit: query.limit });
         return { body: { results: page.docs.map(publicView), total: page.total } };
       },
     }),
-    authorizationRoute<{ clientId: string }, Record<string, never>, undefined>({
+    authorizationRoute({
       method: 'DELETE',
       path: '/oauth/serviceAccounts/:clientId',
       name: 'deleteServiceAccount',

@@ -50,7 +50,6 @@ const BASE = '/automation_catalog/automations';
 const MAX_ITEMS = 1000;
 
 type IdParams = { id: string };
-type Empty = Record<string, never>;
 
 const idParam = joiParams<IdParams>(Joi.object({ id: joiObjectId('an automation id').required() }));
 const isoDate = () => Joi.string().isoDate().allow(null).messages({ 'string.isoDate': 'must be an ISO 8601 date-time or null' });
@@ -122,7 +121,7 @@ function callerOf(ctx: RouteContext): Caller {
 
 export function automationCatalogRoutes(catalog: AutomationCatalog, limits: ListLimits): AnyRoute[] {
   return [
-    route<Empty, Empty, { name: string; description: string }>({
+    route({
       method: 'POST',
       path: BASE,
       name: 'createAutomation',
@@ -134,7 +133,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: view(await catalog.create(body.name, body.description, user(ctx))) };
       },
     }),
-    route<Empty, Empty, unknown>({
+    route({
       method: 'DELETE',
       path: BASE,
       name: 'deleteAutomations',
@@ -146,7 +145,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: await catalog.delete(await deleteIds(ctx), callerOf(ctx)) };
       },
     }),
-    route<IdParams, Empty, undefined>({
+    route({
       method: 'GET',
       path: `${BASE}/:id/export`,
       name: 'exportAutomation',
@@ -158,7 +157,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: exportView(await catalog.get(params.id, callerOf(ctx))) };
       },
     }),
-    route<IdParams, Empty, undefined>({
+    route({
       method: 'GET',
       path: `${BASE}/:id`,
       name: 'getAutomationById',
@@ -170,7 +169,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: view(await catalog.get(params.id, callerOf(ctx))) };
       },
     }),
-    route<Empty, SearchQuery, undefined>({
+    route({
       method: 'GET',
       path: BASE,
       name: 'getAutomations',
@@ -183,7 +182,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: { results: page.docs.map(view), total: page.total } };
       },
     }),
-    route<Empty, Empty, unknown[]>({
+    route({
       method: 'POST',
       path: `${BASE}/import`,
       name: 'importAutomations',
@@ -198,7 +197,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: { message, imported: imported.map(view), failed } };
       },
     }),
-    route<Empty, Empty, unknown[]>({
+    route({
       method: 'POST',
       path: `${BASE}/migration`,
       name: 'migrateSchedulerJobs',
@@ -212,7 +211,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: { message: `Converted ${result.converted.length} of ${body.length} scheduler jobs`, ...result } };
       },
     }),
-    route<IdParams, Empty, { formData?: Record<string, unknown> }>({
+    route({
       method: 'POST',
       path: `${BASE}/:id/run`,
       name: 'runAutomation',
@@ -224,7 +223,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: shownJob(await catalog.run(params.id, callerOf(ctx), body.formData)) };
       },
     }),
-    route<IdParams, Empty, CatalogSchedule | { options: CatalogSchedule }>({
+    route({
       method: 'PUT',
       path: `${BASE}/:id/schedule`,
       name: 'scheduleAutomation',
@@ -237,7 +236,7 @@ export function automationCatalogRoutes(catalog: AutomationCatalog, limits: List
         return { body: view(await catalog.schedule(params.id, change, callerOf(ctx))) };
       },
     }),
-    route<IdParams, Empty, { options: UpdateOptions }>({
+    route({
       method: 'PUT',
       path: `${BASE}/:id`,
       name: 'updateAutomation',

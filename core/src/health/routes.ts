@@ -10,7 +10,6 @@ import { answer, arrayOf, closed, INTEGER, NUMBER, oneOfValues, routeHelper, STR
 import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { APPLICATION_FIELDS, applicationEntry } from './applications.ts';
 import { memoryListQuery, memoryPage } from './list.ts';
-import type { MemoryListQuery } from './list.ts';
 import { processReport, systemReport } from './system.ts';
 import { isHealthAdmin } from './admin.ts';
 import { JOBS } from '../store/collections.ts';
@@ -105,7 +104,7 @@ export function healthRoutes(deps: HealthDeps): AnyRoute[] {
         return { body: systemReport() };
       },
     }),
-    healthRoute<Record<string, never>, MemoryListQuery, undefined>({
+    healthRoute({
       method: 'GET',
       path: '/health/applications',
       name: 'getApplicationsHealth',

@@ -31,7 +31,7 @@ export function healthStatusRoutes(deps: HealthStatusDeps): AnyRoute[] {
   // Stable for a host across restarts, as the platform's is; the platform's is a 64-hex digest too.
   const serverId = createHash('sha256').update(host).digest('hex');
   return [
-    healthRoute<Record<string, never>, StatusQuery, undefined>({
+    healthRoute({
       method: 'GET',
       path: '/health/status',
       name: 'getHealthStatus',

@@ -20,7 +20,7 @@ const collectionParam = Joi.object({
 
 export function indexRoutes(store: Store): AnyRoute[] {
   return [
-    route<Record<string, never>, Record<string, never>, undefined>({
+    route({
       method: 'GET',
       path: '/indexes',
       name: 'getIndexes',
@@ -34,26 +34,26 @@ export function indexRoutes(store: Store): AnyRoute[] {
         return { body };
       },
     }),
-    route<{ collectionName: string }, Record<string, never>, undefined>({
+    route({
       method: 'GET',
       path: '/indexes/:collectionName/status',
       name: 'checkIndexes',
       roles: ['admin'],
       description: 'Compare the indexes of a collection with the declared ones',
       answer: answer(statusShape),
-      input: { params: joiParams(collectionParam) },
+      input: { params: joiParams<{ collectionName: string }>(collectionParam) },
       async handle({ params }) {
         return { body: await store.collection(params.collectionName).indexStatus() };
       },
     }),
-    route<{ collectionName: string }, Record<string, never>, undefined>({
+    route({
       method: 'POST',
       path: '/indexes/:collectionName',
       name: 'createIndexes',
       roles: ['admin'],
       description: 'Create the missing and misnamed declared indexes of a collection',
       answer: answer(closed({ message: STRING, built: arrayOf(STRING), status: statusShape })),
-      input: { params: joiParams(collectionParam) },
+      input: { params: joiParams<{ collectionName: string }>(collectionParam) },
       async handle({ params }, ctx) {
         const collection = store.collection(params.collectionName);
         const before = await collection.indexStatus();

@@ -45,14 +45,14 @@ export function openApiRoutes(document: () => OpenApiDocument): AnyRoute[] {
         return sendAsset(docsPage(), ctx);
       },
     }),
-    route<{ file: string }>({
+    route({
       method: 'GET',
       path: `${DOCS_PATH}/:file`,
       name: 'getDocsFile',
       roles: 'public',
       description: 'A file of the rendered reference (Swagger UI, from the swagger-ui-dist package)',
       answer: null,
-      input: { params: joiParams(Joi.object({ file: Joi.string().valid(...DOCS_ASSETS).required().messages({ 'any.only': 'is not a file of the reference' }) })) },
+      input: { params: joiParams<{ file: string }>(Joi.object({ file: Joi.string().valid(...DOCS_ASSETS).required().messages({ 'any.only': 'is not a file of the reference' }) })) },
       async handle({ params }, ctx) {
         return sendAsset(docsAsset(params.file)!, ctx);
       },

@@ -16,23 +16,23 @@ const taskKey = () => Joi.string().pattern(/^([0-9a-f]{1,4}|workflow_start|workf
 const uuid = () => Joi.string().guid().lowercase().messages({ 'string.guid': 'must be a task document id (a UUID)' });
 const variables = () => Joi.object().unknown(true);
 
-const jobIdParam = joiParams(Joi.object({ id: joiObjectId().required() }));
-const jobIdParam2 = joiParams(Joi.object({ jobId: joiObjectId().required() }));
-const jobTaskParams = joiParams(Joi.object({ jobId: joiObjectId().required(), taskId: taskKey().required() }));
-const taskDocParam = joiParams(Joi.object({ id: uuid().required() }));
+const jobIdParam = joiParams<{ id: string }>(Joi.object({ id: joiObjectId().required() }));
+const jobIdParam2 = joiParams<{ jobId: string }>(Joi.object({ jobId: joiObjectId().required() }));
+const jobTaskParams = joiParams<{ jobId: string; taskId: string }>(Joi.object({ jobId: joiObjectId().required(), taskId: taskKey().required() }));
+const taskDocParam = joiParams<{ id: string }>(Joi.object({ id: uuid().required() }));
 
 const done = { body: { message: 'Successfully completed the operation', data: null, metadata: {} } };
 const DONE = answer(NULL);
 
 function bulk(action: 'cancel' | 'pause' | 'resume', name: string, jobs: JobControl): AnyRoute {
-  return omRoute<Record<string, never>, Record<string, never>, { jobIds: string[] }>({
+  return omRoute({
     method: 'POST',
     path: `/operations-manager/jobs/${action}`,
     name,
     roles: OM_WRITE_ROLES,
     answer: DONE,
     description: `${action[0]!.toUpperCase()}${action.slice(1)} up to 100 jobs, all or none`,
-    input: { body: joiBody(Joi.object({ jobIds: Joi.array().items(joiObjectId()).min(1).max(100).required() })) },
+    input: { body: joiBody<{ jobIds: string[] }>(Joi.object({ jobIds: Joi.array().items(joiObjectId()).min(1).max(100).required() })) },
     async handle({ body }, ctx) {
       await jobs.bulk(action, body.jobIds, ctx.caller!);
       return done;
@@ -40,6 +40,10 @@ function bulk(action: 'cancel' | 'pause' | 'resume', name: string, jobs: JobCont
   });
 }
 
+interface StartBody {
+  workflow: string;
+  options: { description?: string; variables?: Record<string, unknown>; groups?: string[]; type?: string };
+}
 const startBody = Joi.object({
   workflow: Joi.string().min(1).max(256).required(),
   options: Joi.object({
@@ -52,6 +56,11 @@ const startBody = Joi.object({
   variables: Joi.any().strip(),
 });
 
+interface FinishBody {
+  taskData?: { finish_state: FinishState; variables: Record<string, unknown> };
+  finish_state?: FinishState;
+  variables?: Record<string, unknown>;
+}
 const finishBody = Joi.alternatives().try(
   Joi.object({ taskData: Joi.object({ finish_state: Joi.string().valid('success', 'failure', 'error').required(), variables: variables().default({}) }).required() }),
   Joi.object({ finish_state: Joi.string().valid('success', 'failure', 'error').required(), variables: variables().default({}) }),
@@ -70,6 +79,7 @@ function warnings(details: readonly ErrorDetail[]): string {
 export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: string): AnyRoute[] {
   const lenient = compareReleases(release, TYPES_ENFORCED_IN) < 0;
   const groups = (method: HttpMethod, path: string, name: string, body: Joi.Schema | null, change: (p: { id?: string; jobId?: string; groupId?: string }, b: Record<string, unknown>) => GroupChange): AnyRoute =>
+    // Two paths with their own params: the types are stated here rather than inferred from either.
     omRoute<{ id?: string; jobId?: string; groupId?: string }, Record<string, never>, Record<string, unknown>>({
       method,
       path,
@@ -88,14 +98,14 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
     });
 
   return [
-    omRoute<Record<string, never>, Record<string, never>, { workflow: string; options: { description?: string; variables?: Record<string, unknown>; groups?: string[]; type?: string } }>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/jobs/start',
       name: 'startJob',
       roles: OM_WRITE_ROLES,
       answer: answer(JOB),
       description: 'Start a job from a workflow, by its name',
-      input: { body: joiBody(startBody) },
+      input: { body: joiBody<StartBody>(startBody) },
       async handle({ body }, ctx) {
         let mismatches: readonly ErrorDetail[] = [];
         const options = lenient ? { ...body.options, onTypeMismatch: (details: readonly ErrorDetail[]) => (mismatches = details) } : body.options;
@@ -110,20 +120,20 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
     bulk('cancel', 'cancelJobs', jobs),
     bulk('pause', 'pauseJobs', jobs),
     bulk('resume', 'resumeJobs', jobs),
-    omRoute<{ id: string }, Record<string, never>, { fromTask: string; toTask: string }>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/jobs/:id/revert',
       name: 'revertJob',
       roles: OM_WRITE_ROLES,
       answer: DONE,
       description: 'Revert a job from an errored task to a completed one',
-      input: { params: jobIdParam, body: joiBody(Joi.object({ fromTask: taskKey().required(), toTask: taskKey().required() })) },
+      input: { params: jobIdParam, body: joiBody<{ fromTask: string; toTask: string }>(Joi.object({ fromTask: taskKey().required(), toTask: taskKey().required() })) },
       async handle({ params, body }, ctx) {
         await jobs.revert(params.id, body.fromTask, body.toTask, ctx.caller!);
         return done;
       },
     }),
-    omRoute<{ id: string }, Record<string, never>, { taskId?: string; fromTask?: string }>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/jobs/:id/continue',
       name: 'continueJobFrom',
@@ -131,13 +141,13 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       answer: DONE,
       description: 'Continue a job in error past one of its errored tasks, named as {fromTask} (the platform\'s form) or {taskId} (the interface\'s)',
       // One name or the other: with both, which task was meant would be a guess.
-      input: { params: jobIdParam, body: joiBody(Joi.object({ taskId: taskKey(), fromTask: taskKey() }).xor('taskId', 'fromTask')) },
+      input: { params: jobIdParam, body: joiBody<{ taskId?: string; fromTask?: string }>(Joi.object({ taskId: taskKey(), fromTask: taskKey() }).xor('taskId', 'fromTask')) },
       async handle({ params, body }, ctx) {
         await jobs.continueFrom(params.id, (body.taskId ?? body.fromTask)!, ctx.caller!);
         return done;
       },
     }),
-    omRoute<{ id: string }, Record<string, never>, undefined>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/tasks/:id/continue',
       name: 'continueTask',
@@ -150,27 +160,27 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         return done;
       },
     }),
-    omRoute<{ jobId: string; taskId: string }, Record<string, never>, { variables: Record<string, unknown> }>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/retry',
       name: 'retryTask',
       roles: OM_WRITE_ROLES,
       answer: DONE,
       description: 'Run an errored task again, optionally with changed incoming variables',
-      input: { params: jobTaskParams, body: joiBody(Joi.object({ variables: variables().default({}) })) },
+      input: { params: jobTaskParams, body: joiBody<{ variables: Record<string, unknown> }>(Joi.object({ variables: variables().default({}) })) },
       async handle({ params, body }, ctx) {
         await jobs.retry(params.jobId, params.taskId, body.variables, ctx.caller!);
         return done;
       },
     }),
-    omRoute<{ jobId: string; taskId: string }, Record<string, never>, { taskData?: { finish_state: FinishState; variables: Record<string, unknown> }; finish_state?: FinishState; variables?: Record<string, unknown> }>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/finish',
       name: 'finishManualTask',
       roles: OM_WRITE_ROLES,
       answer: DONE,
       description: 'Finish a manual task with a finish state and its outgoing variables',
-      input: { params: jobTaskParams, body: joiBody(finishBody) },
+      input: { params: jobTaskParams, body: joiBody<FinishBody>(finishBody) },
       async handle({ params, body }, ctx) {
         const data = body.taskData ?? { finish_state: body.finish_state!, variables: body.variables ?? {} };
         await tasks.finish(params.jobId, params.taskId, data.finish_state, data.variables, ctx.caller!);
@@ -178,7 +188,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       },
     }),
     ...(['claim', 'release'] as const).map((action) =>
-      omRoute<{ id: string }, Record<string, never>, undefined>({
+      omRoute({
         method: 'POST',
         path: `/operations-manager/tasks/:id/${action}`,
         name: `${action}Task`,
@@ -192,21 +202,21 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
         },
       }),
     ),
-    omRoute<{ id: string }, Record<string, never>, { userId: string }>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/tasks/:id/assign',
       name: 'assignTask',
       roles: OM_WRITE_ROLES,
       answer: DONE,
       description: 'Assign a manual task to a user',
-      input: { params: taskDocParam, body: joiBody(Joi.object({ userId: joiObjectId().required() })) },
+      input: { params: taskDocParam, body: joiBody<{ userId: string }>(Joi.object({ userId: joiObjectId().required() })) },
       async handle({ params, body }, ctx) {
         await tasks.setOwner(params.id, 'assign', ctx.caller!, body.userId);
         return done;
       },
     }),
     ...(['watch', 'unwatch'] as const).map((action) =>
-      omRoute<{ jobId: string }, Record<string, never>, undefined>({
+      omRoute({
         method: 'POST',
         path: `/operations-manager/jobs/:jobId/${action}`,
         name: `${action}Job`,
@@ -224,7 +234,7 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
     groups('PUT', '/operations-manager/jobs/:id/groups', 'replaceJobGroups', Joi.object({ groups: Joi.array().items(joiObjectId()).max(1000).required() }), (_p, b) => ({ op: 'replace', groups: b['groups'] as string[] })),
     groups('DELETE', '/operations-manager/jobs/:id/groups', 'deleteJobGroups', null, () => ({ op: 'clear' })),
     groups('DELETE', '/operations-manager/jobs/:jobId/groups/:groupId', 'deleteJobGroup', null, (p) => ({ op: 'remove', groupId: p.groupId! })),
-    omRoute<{ jobId: string; taskId: string }, Record<string, never>, undefined>({
+    omRoute({
       method: 'GET',
       path: '/operations-manager/jobs/:jobId/tasks/:taskId/manual-controller',
       name: 'getManualTaskController',

@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import { answer, arrayOf, jobs, joiObjectId, joiParams, parseReadOptions, parseSearch, tasks } from '../../../kernel/index.ts';
-import type { AnyRoute, DocType, ReadOptions, SearchLimits, SearchRequest } from '../../../kernel/index.ts';
+import type { AnyRoute, DocType, SearchLimits } from '../../../kernel/index.ts';
 import { JOB_PART, PAGE_METADATA, TASK_PART } from './answers.ts';
 import { OM_READ_ROLES, omRoute } from './route.ts';
 import type { SearchService } from './search-service.ts';
@@ -20,7 +20,7 @@ const uuidParam = Joi.object({
 
 export function searchRoutes(service: SearchService, limits: SearchLimits): AnyRoute[] {
   const searchRoute = (type: DocType, name: string) =>
-    omRoute<Record<string, never>, SearchRequest, undefined>({
+    omRoute({
       method: 'GET',
       path: `/operations-manager/${type.name}`,
       name,
@@ -39,7 +39,7 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
     });
 
   const readRoute = (type: DocType, path: string, name: string) =>
-    omRoute<{ id: string }, ReadOptions, undefined>({
+    omRoute({
       method: 'GET',
       path,
       name,
@@ -47,7 +47,7 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
       description: `Read one ${type.name === 'jobs' ? 'job' : 'task'} with optional projection and dereference`,
       answer: answer(type === jobs ? JOB_PART : TASK_PART),
       input: {
-        params: joiParams(type === jobs ? objectIdParam : uuidParam),
+        params: joiParams<{ id: string }>(type === jobs ? objectIdParam : uuidParam),
         query: { validate: (qs) => parseReadOptions(type, qs, limits) },
       },
       async handle({ params, query }, ctx) {

@@ -11,7 +11,7 @@ import type { MethodInfo } from '../auth/roles.ts';
 import { whoami } from '../auth/whoami.ts';
 import type { Engine } from '../engine/engine.ts';
 import { answer, arrayOf, BOOLEAN, closed, INTEGER, OBJECT, oneOfValues, open, repository, routeHelper, stored, STRING, UnauthenticatedError } from '../../../kernel/index.ts';
-import type { AnyRoute, Doc, Logger, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
+import type { AnyRoute, Doc, Logger, RouteContext, Store } from '../../../kernel/index.ts';
 import { GROUPS, WORKFLOWS } from '../store/collections.ts';
 import { groups as groupType, workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
@@ -21,7 +21,6 @@ import { createWorkflowLookup } from '../workflows/lookup.ts';
 import { PROVENANCE, ServiceCatalog } from './catalog.ts';
 import { invokeServiceOrder } from './order.ts';
 import { addServiceBody, emptyBody, filterParam, idParam, orderBody, pageQuery, serviceModelsQuery, updateServiceBody } from './schemas.ts';
-import type { AddServiceBody, OrderBody, Page, UpdateServiceBody } from './schemas.ts';
 import { serviceModels } from './service-models.ts';
 import { WHOAMI } from '../auth/whoami.ts';
 import { JOB } from '../operations-manager/answers.ts';
@@ -41,9 +40,6 @@ export interface ServiceCatalogDeps {
   /** The method catalog, for GetUserObject's `methods` (as whoami lists them). */
   readonly methods: () => readonly MethodInfo[];
 }
-
-type Params = Record<string, string>;
-type NoQuery = Record<string, never>;
 
 function callerOf(ctx: RouteContext): Caller {
   if (!ctx.caller) throw new UnauthenticatedError();
@@ -76,7 +72,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
   // Stateless (it reads the config and the store), so a second instance next to the relay's costs nothing.
   const registry = createAdapterRegistry({ configured: deps.config.adapters, store: deps.store, logger: deps.logger });
   return [
-    route<NoQuery, NoQuery, AddServiceBody>({
+    route({
       method: 'POST',
       path: '/service_catalog/AddNewService',
       name: 'AddNewServiceToCatalog',
@@ -90,7 +86,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: service };
       },
     }),
-    route<NoQuery, NoQuery, UpdateServiceBody>({
+    route({
       method: 'POST',
       path: '/service_catalog/UpdateService',
       name: 'UpdateServiceInCatalog',
@@ -104,7 +100,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: service };
       },
     }),
-    route<Params, NoQuery, Record<string, never>>({
+    route({
       method: 'POST',
       path: '/service_catalog/deleteService/:id',
       name: 'deleteService',
@@ -118,7 +114,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: { deleted: true, _id: service._id, name: service.name } };
       },
     }),
-    route<Params, NoQuery, undefined>({
+    route({
       method: 'GET',
       path: '/service_catalog/GetFormData/:form_id',
       name: 'GetFormData',
@@ -130,7 +126,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: await catalog.visibleForm(params['form_id']!, callerOf(ctx)) };
       },
     }),
-    route<Params, NoQuery, undefined>({
+    route({
       method: 'GET',
       path: '/service_catalog/GetFormId/:service_id',
       name: 'GetFormId',
@@ -142,7 +138,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: await catalog.service(params['service_id']!, callerOf(ctx)) };
       },
     }),
-    route<NoQuery, Page, undefined>({
+    route({
       method: 'GET',
       path: '/service_catalog/GetForms',
       name: 'GetForms',
@@ -154,7 +150,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: await catalog.listForms(query, callerOf(ctx)) };
       },
     }),
-    route<Params, Page, undefined>({
+    route({
       method: 'GET',
       path: '/service_catalog/ServiceCatalogStore/:filter',
       name: 'ServiceCatalogStore',
@@ -166,7 +162,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: await catalog.listServices(params['filter']!, callerOf(ctx), query) };
       },
     }),
-    route<NoQuery, SearchQuery, undefined>({
+    route({
       method: 'GET',
       path: '/service_catalog/getGroups',
       name: 'getGroups',
@@ -179,7 +175,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: { results: page.docs.map((g) => pick(g, GROUP_FIELDS)), total: page.total } };
       },
     }),
-    route<NoQuery, NoQuery, undefined>({
+    route({
       method: 'GET',
       path: '/service_catalog/GetUserObject',
       name: 'GetUserObject',
@@ -191,7 +187,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: whoami(callerOf(ctx), deps.methods()) };
       },
     }),
-    route<NoQuery, SearchQuery, undefined>({
+    route({
       method: 'GET',
       path: '/service_catalog/GetWorkflows',
       name: 'GetWorkflows',
@@ -204,7 +200,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: { results: page.docs.map(workflowSummary), total: page.total } };
       },
     }),
-    route<NoQuery, NoQuery, OrderBody>({
+    route({
       method: 'POST',
       path: '/service_catalog/invokeServiceOrder',
       name: 'invokeServiceOrder',
@@ -218,7 +214,7 @@ export function serviceCatalogRoutes(deps: ServiceCatalogDeps): AnyRoute[] {
         return { body: job };
       },
     }),
-    route<NoQuery, { adapterId?: string }, undefined>({
+    route({
       method: 'GET',
       path: '/service_catalog/ServiceModels',
       name: 'ServiceModels',

@@ -26,7 +26,6 @@ const TRANSFORMATION = stored(
 );
 
 type IdParams = { id: string };
-type NoParams = Record<string, never>;
 
 const idParam = joiParams<IdParams>(Joi.object({ id: joiObjectId('a transformation id').required() }));
 
@@ -80,7 +79,7 @@ export function transformationRoutes(service: Transformations, limits: ListLimit
   const collection = ['/transformations/', '/transformations'];
   return [
     ...collection.map((path) =>
-      route<NoParams, NoParams, unknown>({
+      route({
         method: 'POST',
         path,
         name: 'createTransformation',
@@ -96,7 +95,7 @@ export function transformationRoutes(service: Transformations, limits: ListLimit
       }),
     ),
     ...collection.map((path) =>
-      route<NoParams, SearchQuery, undefined>({
+      route({
         method: 'GET',
         path,
         name: 'searchTransformations',
@@ -110,7 +109,7 @@ export function transformationRoutes(service: Transformations, limits: ListLimit
       }),
     ),
     // Before `POST /transformations/:id`, which would otherwise read `import` as an id.
-    route<NoParams, NoParams, unknown>({
+    route({
       method: 'POST',
       path: '/transformations/import',
       name: 'importTransformation',
@@ -125,7 +124,7 @@ export function transformationRoutes(service: Transformations, limits: ListLimit
         return { body: imported };
       },
     }),
-    route<IdParams, NoParams, undefined>({
+    route({
       method: 'GET',
       path: '/transformations/:id',
       name: 'getTransformation',
@@ -137,7 +136,7 @@ export function transformationRoutes(service: Transformations, limits: ListLimit
         return { body: await service.get(params.id) };
       },
     }),
-    route<IdParams, NoParams, unknown>({
+    route({
       method: 'PUT',
       path: '/transformations/:id',
       name: 'updateTransformation',
@@ -151,7 +150,7 @@ export function transformationRoutes(service: Transformations, limits: ListLimit
         return { body: updated };
       },
     }),
-    route<IdParams, NoParams, undefined>({
+    route({
       method: 'DELETE',
       path: '/transformations/:id',
       name: 'deleteTransformation',
@@ -165,7 +164,7 @@ export function transformationRoutes(service: Transformations, limits: ListLimit
         return { status: 204, body: null };
       },
     }),
-    route<IdParams, NoParams, Record<string, unknown>>({
+    route({
       method: 'POST',
       path: '/transformations/:id',
       name: 'runTransformation',

@@ -51,7 +51,7 @@ const NAMED = closed({ name: STRING });
 
 export function workflowEngineMetricsRoutes(store: Store, limits: ListLimits): AnyRoute[] {
   return [
-    route<Record<string, never>, MetricsQuery, undefined>({
+    route({
       method: 'GET',
       path: '/workflow_engine/jobs/metrics',
       name: 'getJobMetrics',
@@ -65,7 +65,7 @@ export function workflowEngineMetricsRoutes(store: Store, limits: ListLimits): A
         return { body: { results: await Promise.all(page.map((wf) => jobMetric(store, wf))), total: selected.length } };
       },
     }),
-    route<Record<string, never>, MetricsQuery, undefined>({
+    route({
       method: 'GET',
       path: '/workflow_engine/tasks/metrics',
       name: 'getTaskMetrics',

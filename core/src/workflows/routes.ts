@@ -6,7 +6,7 @@
  */
 import Joi from 'joi';
 import { answer, arrayOf, closed, INTEGER, joiBody, joiParams, nullable, OBJECT, open, routeHelper, STRING, UnauthenticatedError } from '../../../kernel/index.ts';
-import type { AnyRoute, RouteContext, SearchQuery, Store } from '../../../kernel/index.ts';
+import type { AnyRoute, RouteContext, Store } from '../../../kernel/index.ts';
 import { workflows as workflowType } from '../store/doc-types.ts';
 import { listQuery } from '../http/list-query.ts';
 import type { ListLimits } from '../http/list-query.ts';
@@ -41,7 +41,7 @@ function username(ctx: RouteContext): string {
 export function studioWorkflowRoutes(store: Store, limits: ListLimits): AnyRoute[] {
   const service = new StudioWorkflowService(store);
   return [
-    route<Record<string, never>, Record<string, never>, { automation: Record<string, unknown> }>({
+    route({
       method: 'POST',
       path: '/automation-studio/automations',
       name: 'createAutomation',
@@ -55,7 +55,7 @@ export function studioWorkflowRoutes(store: Store, limits: ListLimits): AnyRoute
         return { status: 200, body: { created, edit: editPath(created._id) } };
       },
     }),
-    route<IdParams, Record<string, never>, { update: Record<string, unknown> }>({
+    route({
       method: 'PUT',
       path: '/automation-studio/automations/:id',
       name: 'updateAutomation',
@@ -69,7 +69,7 @@ export function studioWorkflowRoutes(store: Store, limits: ListLimits): AnyRoute
         return { body: updated };
       },
     }),
-    route<Record<string, never>, SearchQuery, undefined>({
+    route({
       method: 'GET',
       path: '/automation-studio/automations',
       name: 'getAutomations',
@@ -82,7 +82,7 @@ export function studioWorkflowRoutes(store: Store, limits: ListLimits): AnyRoute
         return { body: { items: page.docs, total: page.total, skip: query.skip, limit: query.limit } };
       },
     }),
-    route<Record<string, never>, SearchQuery, undefined>({
+    route({
       method: 'GET',
       path: '/automation-studio/workflows',
       name: 'getWorkflows',
@@ -97,7 +97,7 @@ export function studioWorkflowRoutes(store: Store, limits: ListLimits): AnyRoute
         return { body: platformPage(page.docs, query.skip, query.limit, page.total) };
       },
     }),
-    route<IdOrNameParams, Record<string, never>, undefined>({
+    route({
       method: 'GET',
       path: '/automation-studio/automations/:idOrName',
       name: 'getAutomation',
@@ -109,7 +109,7 @@ export function studioWorkflowRoutes(store: Store, limits: ListLimits): AnyRoute
         return { body: await service.getByIdOrName(params.idOrName) };
       },
     }),
-    route<IdParams, Record<string, never>, undefined>({
+    route({
       method: 'DELETE',
       path: '/automation-studio/automations/:id',
       name: 'deleteAutomation',

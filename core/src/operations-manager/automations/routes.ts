@@ -5,7 +5,7 @@
  */
 import Joi from 'joi';
 import { answer, arrayOf, closed, INTEGER, joiBody, joiObjectId, joiParams, NULL, STRING } from '../../../../kernel/index.ts';
-import type { AnyRoute, SearchQuery } from '../../../../kernel/index.ts';
+import type { AnyRoute } from '../../../../kernel/index.ts';
 import { omAutomations } from '../../store/doc-types.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from '../route.ts';
 import { migrateCatalogAutomation } from './migrate.ts';
@@ -22,7 +22,7 @@ const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
 
 export function omAutomationRoutes(service: OmAutomationService, migration: MigrateDeps, limits: ListLimits): AnyRoute[] {
   return [
-    omRoute<Record<string, never>, SearchQuery, undefined>({
+    omRoute({
       method: 'GET',
       path: '/operations-manager/automations',
       name: 'getAutomations',
@@ -33,19 +33,19 @@ export function omAutomationRoutes(service: OmAutomationService, migration: Migr
       input: { query: omListQuery(omAutomations, limits) },
       handle: ({ query }) => listEnvelope(service.collection, query, 'Successfully retrieved automations'),
     }),
-    omRoute<Record<string, never>, Record<string, never>, OmAutomationInput>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/automations',
       name: 'createAutomation',
       roles: OM_WRITE_ROLES,
       description: 'Create an automation running a workflow (componentId or componentName)',
       answer: answer(AUTOMATION),
-      input: { body: joiBody(createSchema) },
+      input: { body: joiBody<OmAutomationInput>(createSchema) },
       async handle({ body }, ctx) {
         return envelope('Successfully created automation', view(await service.create(body, ctx.caller!)));
       },
     }),
-    omRoute<Record<string, never>, Record<string, never>, { automations: unknown[] }>({
+    omRoute({
       method: 'PUT',
       path: '/operations-manager/automations',
       name: 'importAutomations',
@@ -53,13 +53,13 @@ export function omAutomationRoutes(service: OmAutomationService, migration: Migr
       description: 'Import automations (as exported, with their triggers); each is imported or reported on its own',
       answer: answer(arrayOf(AUTOMATION_EXPORT)),
       answerMetadata: answer(FAILURES),
-      input: { body: joiBody(Joi.object({ automations: Joi.array().items(Joi.any()).min(1).max(1000).required() })) },
+      input: { body: joiBody<{ automations: unknown[] }>(Joi.object({ automations: Joi.array().items(Joi.any()).min(1).max(1000).required() })) },
       async handle({ body }, ctx) {
         const { imported, failures } = await service.importMany(body.automations, ctx.caller!);
         return envelope(`Successfully imported ${imported.length} of ${body.automations.length} documents`, imported, failures.length > 0 ? { failures } : {});
       },
     }),
-    omRoute<Record<string, never>, Record<string, never>, { id: string; name?: string }>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/automations/clone',
       name: 'cloneAutomation',
@@ -67,13 +67,13 @@ export function omAutomationRoutes(service: OmAutomationService, migration: Migr
       description: 'Copy an automation and its triggers (the copies disabled) under a new name',
       answer: answer(AUTOMATION),
       answerMetadata: answer(closed({ triggers: arrayOf(TRIGGER) })),
-      input: { body: joiBody(Joi.object({ id: joiObjectId().required(), name: Joi.string().trim().min(1).max(200) })) },
+      input: { body: joiBody<{ id: string; name?: string }>(Joi.object({ id: joiObjectId().required(), name: Joi.string().trim().min(1).max(200) })) },
       async handle({ body }, ctx) {
         const { automation, triggers } = await service.clone(body.id, body.name, ctx.caller!);
         return envelope('Successfully cloned automation', view(automation), { triggers: triggers.map(view) });
       },
     }),
-    omRoute<{ catalogAutomationId: string }, Record<string, never>, Record<string, never>>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/automations/migrate/:catalogAutomationId',
       name: 'migrateAutomation',
@@ -82,13 +82,13 @@ export function omAutomationRoutes(service: OmAutomationService, migration: Migr
       answer: answer(closed({ automation: AUTOMATION, triggers: arrayOf(TRIGGER) })),
       answerMetadata: answer(closed({ warnings: arrayOf(STRING) }, ['warnings'])),
       // Everything comes from the catalog automation; an empty JSON object (what clients send by habit) is accepted.
-      input: { params: joiParams(Joi.object({ catalogAutomationId: joiObjectId().required() })), body: joiBody(Joi.object<Record<string, never>>({})) },
+      input: { params: joiParams<{ catalogAutomationId: string }>(Joi.object({ catalogAutomationId: joiObjectId().required() })), body: joiBody(Joi.object<Record<string, never>>({})) },
       async handle({ params }, ctx) {
         const migrated = await migrateCatalogAutomation(migration, params.catalogAutomationId, ctx.caller!);
         return envelope('Successfully migrated automation', { automation: view(migrated.automation), triggers: migrated.triggers.map(view) }, migrated.warnings.length > 0 ? { warnings: migrated.warnings } : {});
       },
     }),
-    omRoute<Id, Record<string, never>, undefined>({
+    omRoute({
       method: 'GET',
       path: '/operations-manager/automations/:id',
       name: 'getAutomation',
@@ -100,19 +100,19 @@ export function omAutomationRoutes(service: OmAutomationService, migration: Migr
         return envelope('Successfully retrieved automation', view(await service.get(params.id)));
       },
     }),
-    omRoute<Id, Record<string, never>, OmAutomationInput>({
+    omRoute({
       method: 'PATCH',
       path: '/operations-manager/automations/:id',
       name: 'updateAutomation',
       roles: OM_WRITE_ROLES,
       description: 'Change the name, description or workflow of an automation',
       answer: answer(AUTOMATION),
-      input: { params: idParam, body: joiBody(patchSchema) },
+      input: { params: idParam, body: joiBody<OmAutomationInput>(patchSchema) },
       async handle({ params, body }, ctx) {
         return envelope('Successfully updated automation', view(await service.update(params.id, body, ctx.caller!)));
       },
     }),
-    omRoute<Id, Record<string, never>, undefined>({
+    omRoute({
       method: 'DELETE',
       path: '/operations-manager/automations/:id',
       name: 'deleteAutomation',
@@ -126,7 +126,7 @@ export function omAutomationRoutes(service: OmAutomationService, migration: Migr
         return envelope('Successfully deleted automation', null, { deletedTriggers });
       },
     }),
-    omRoute<Id, Record<string, never>, undefined>({
+    omRoute({
       method: 'GET',
       path: '/operations-manager/automations/:id/export',
       name: 'exportAutomation',

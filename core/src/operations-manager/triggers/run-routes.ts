@@ -36,14 +36,14 @@ function asVariables(body: unknown): Record<string, unknown> {
 
 export function triggerRunRoutes(service: TriggerService, runner: AutomationRunner): AnyRoute[] {
   return [
-    omRoute<{ routeName: string }, Record<string, never>, unknown>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/triggers/endpoint/:routeName',
       name: 'runEndpointTriggerWithPost',
       roles: OM_WRITE_ROLES,
       description: "Start the automation of the enabled endpoint trigger of this route, with the body as job variables",
       answer: answer(JOB),
-      input: { params: joiParams(Joi.object({ routeName: Joi.string().max(200).required() })), body: anyBody },
+      input: { params: joiParams<{ routeName: string }>(Joi.object({ routeName: Joi.string().max(200).required() })), body: anyBody },
       async handle({ params, body }, ctx) {
         const [trigger] = await service.ofRoute(params.routeName);
         if (!trigger) throw new NotFoundError(`No endpoint trigger serves POST ${params.routeName}`);
@@ -54,7 +54,7 @@ export function triggerRunRoutes(service: TriggerService, runner: AutomationRunn
         return envelope(STARTED, job);
       },
     }),
-    omRoute<{ id: string }, Record<string, never>, { formData: Record<string, unknown> }>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/triggers/manual/:id/run',
       name: 'runManualTrigger',
@@ -62,8 +62,8 @@ export function triggerRunRoutes(service: TriggerService, runner: AutomationRunn
       description: 'Start the automation of a manual trigger, with formData as job variables',
       answer: answer(JOB),
       input: {
-        params: joiParams(Joi.object({ id: joiObjectId().required() })),
-        body: joiBody(Joi.object({ formData: Joi.object().unknown(true).default({}) })),
+        params: joiParams<{ id: string }>(Joi.object({ id: joiObjectId().required() })),
+        body: joiBody<{ formData: Record<string, unknown> }>(Joi.object({ formData: Joi.object().unknown(true).default({}) })),
       },
       async handle({ params, body }, ctx) {
         const trigger = await service.get(params.id);
