@@ -5,12 +5,11 @@
  */
 import Joi from 'joi';
 import { answer, arrayOf, closed, INTEGER, joiBody, joiObjectId, joiParams, NULL } from '../../../../kernel/index.ts';
-import type { AnyRoute, SearchQuery } from '../../../../kernel/index.ts';
+import type { AnyRoute } from '../../../../kernel/index.ts';
 import { triggers as triggerType } from '../../store/doc-types.ts';
 import { envelope, listEnvelope, omListQuery, view } from '../automations/om-list.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from '../route.ts';
 import { createBody, patchBody } from './model.ts';
-import type { TriggerInput } from './model.ts';
 import type { TriggerService } from './service.ts';
 import { FAILURES, PAGE_METADATA, TRIGGER } from '../answers.ts';
 import type { ListLimits } from '../../http/list-query.ts';
@@ -20,8 +19,23 @@ const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
 const importBody = joiBody<{ triggers: unknown[] }>(Joi.object({ triggers: Joi.array().items(Joi.any()).min(1).max(1000).required() }));
 
 export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyRoute[] {
+  // A trigger is exported as it is read: importTriggers takes the document as it is.
+  const readTrigger = (path: string, name: string, description: string, message: string): AnyRoute =>
+    omRoute({
+      method: 'GET',
+      path,
+      name,
+      roles: OM_READ_ROLES,
+      description,
+      answer: answer(TRIGGER),
+      input: { params: idParam },
+      async handle({ params }) {
+        return envelope(message, view(await service.get(params.id)));
+      },
+    });
+
   return [
-    omRoute<Record<string, never>, SearchQuery, undefined>({
+    omRoute({
       method: 'GET',
       path: '/operations-manager/triggers',
       name: 'getTriggers',
@@ -32,7 +46,7 @@ export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyR
       input: { query: omListQuery(triggerType, limits, ['enabled', 'actionId']) },
       handle: ({ query }) => listEnvelope(service.collection, query, 'Successfully retrieved triggers'),
     }),
-    omRoute<Record<string, never>, Record<string, never>, TriggerInput>({
+    omRoute({
       method: 'POST',
       path: '/operations-manager/triggers',
       name: 'createTrigger',
@@ -44,7 +58,7 @@ export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyR
         return envelope('Successfully created trigger', view(await service.create(body, ctx.caller!)));
       },
     }),
-    omRoute<Record<string, never>, Record<string, never>, { triggers: unknown[] }>({
+    omRoute({
       method: 'PUT',
       path: '/operations-manager/triggers',
       name: 'importTriggers',
@@ -58,19 +72,8 @@ export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyR
         return envelope(`Successfully imported ${imported.length} of ${body.triggers.length} documents`, imported.map(view), failures.length > 0 ? { failures } : {});
       },
     }),
-    omRoute<Id, Record<string, never>, undefined>({
-      method: 'GET',
-      path: '/operations-manager/triggers/:id',
-      name: 'getTrigger',
-      roles: OM_READ_ROLES,
-      description: 'Read one trigger',
-      answer: answer(TRIGGER),
-      input: { params: idParam },
-      async handle({ params }) {
-        return envelope('Successfully retrieved trigger', view(await service.get(params.id)));
-      },
-    }),
-    omRoute<Id, Record<string, never>, Record<string, unknown>>({
+    readTrigger('/operations-manager/triggers/:id', 'getTrigger', 'Read one trigger', 'Successfully retrieved trigger'),
+    omRoute({
       method: 'PATCH',
       path: '/operations-manager/triggers/:id',
       name: 'updateTrigger',
@@ -82,7 +85,7 @@ export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyR
         return envelope('Successfully updated trigger', view(await service.update(params.id, body, ctx.caller!)));
       },
     }),
-    omRoute<Id, Record<string, never>, undefined>({
+    omRoute({
       method: 'DELETE',
       path: '/operations-manager/triggers/:id',
       name: 'deleteTrigger',
@@ -95,19 +98,8 @@ export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyR
         return envelope('Successfully deleted trigger', null);
       },
     }),
-    omRoute<Id, Record<string, never>, undefined>({
-      method: 'GET',
-      path: '/operations-manager/triggers/:id/export',
-      name: 'exportTrigger',
-      roles: OM_READ_ROLES,
-      description: 'One trigger in the form importTriggers accepts',
-      answer: answer(TRIGGER),
-      input: { params: idParam },
-      async handle({ params }) {
-        return envelope('Successfully exported trigger', view(await service.get(params.id)));
-      },
-    }),
-    omRoute<Id, Record<string, never>, undefined>({
+    readTrigger('/operations-manager/triggers/:id/export', 'exportTrigger', 'One trigger in the form importTriggers accepts', 'Successfully exported trigger'),
+    omRoute({
       method: 'DELETE',
       path: '/operations-manager/triggers/action/:id',
       name: 'deleteTriggersByActionId',
