@@ -19,26 +19,26 @@ export const PROVENANCE = 'AGManager';
 const AG_MANAGER_ROLES = ['admin'];
 const route = routeHelper({ provenance: PROVENANCE, shape: 'plain' });
 // Adapter names are config names: anything but "/" (config/schema.ts), so spaces arrive percent-encoded.
-const adapterParam = Joi.object({ adapterId: Joi.string().min(1).max(200).pattern(/^[^/]+$/).required() });
-
-type AdapterParams = { adapterId: string };
+const adapterParam = joiParams<{ adapterId: string }>(Joi.object({ adapterId: Joi.string().min(1).max(200).pattern(/^[^/]+$/).required() }));
 
 const discovered = closed({ adapterId: STRING, discovered: closed({ scripts: INTEGER, playbooks: INTEGER, modules: INTEGER }), tasks: arrayOf(STRING) });
 const failed = closed({ adapterId: STRING, error: closed({ status: INTEGER, message: STRING }) });
 const removed = closed({ adapterId: STRING, removed: INTEGER, tasks: arrayOf(STRING) });
 const results = (item: AnswerShape) => answer(closed({ results: arrayOf(item), total: INTEGER }));
+/** The answer of the routes over every adapter: the list and its length. */
+const page = <T>(list: T[]) => ({ body: { results: list, total: list.length } });
 const clusterAdapter = closed({ id: STRING, type: oneOfValues('gateway'), baseUrl: STRING, instance: STRING });
 
 export function agManagerRoutes(manager: AgManager): AnyRoute[] {
   return [
-    route<AdapterParams>({
+    route({
       method: 'GET',
       path: '/ag-manager/actions/:adapterId',
       name: 'discoverModules',
       roles: AG_MANAGER_ROLES,
       description: "Discover one gateway adapter's scripts, playbooks and modules as workflow tasks",
       answer: answer(discovered),
-      input: { params: joiParams(adapterParam) },
+      input: { params: adapterParam },
       async handle({ params }, ctx) {
         return { body: await manager.discover(params.adapterId, ctx.logger) };
       },
@@ -52,18 +52,17 @@ export function agManagerRoutes(manager: AgManager): AnyRoute[] {
       answer: results({ anyOf: [discovered, failed] }),
       input: {},
       async handle(_input, ctx) {
-        const results = await manager.discoverAll(ctx.logger);
-        return { body: { results, total: results.length } };
+        return page(await manager.discoverAll(ctx.logger));
       },
     }),
-    route<AdapterParams>({
+    route({
       method: 'DELETE',
       path: '/ag-manager/actions/:adapterId',
       name: 'undiscoverModules',
       roles: AG_MANAGER_ROLES,
       description: "Remove one gateway adapter's discovered tasks",
       answer: answer(removed),
-      input: { params: joiParams(adapterParam) },
+      input: { params: adapterParam },
       async handle({ params }, ctx) {
         return { body: await manager.undiscover(params.adapterId, ctx.logger) };
       },
@@ -77,8 +76,7 @@ export function agManagerRoutes(manager: AgManager): AnyRoute[] {
       answer: results(removed),
       input: {},
       async handle(_input, ctx) {
-        const results = await manager.undiscoverAll(ctx.logger);
-        return { body: { results, total: results.length } };
+        return page(await manager.undiscoverAll(ctx.logger));
       },
     }),
     route({
@@ -90,8 +88,7 @@ export function agManagerRoutes(manager: AgManager): AnyRoute[] {
       answer: results(clusterAdapter),
       input: {},
       async handle() {
-        const results = await manager.clusterAdapters();
-        return { body: { results, total: results.length } };
+        return page(await manager.clusterAdapters());
       },
     }),
   ];
