@@ -20,7 +20,6 @@ const ENTRY = closed({ metadata: closed({ isActive: BOOLEAN, activeSync: BOOLEAN
 const written = answer(closed({ status: oneOfValues('OK'), message: STRING, data: PROFILE }));
 
 type IdParams = { id: string };
-type Empty = Record<string, never>;
 type Properties = { properties: Record<string, unknown> };
 
 const idParam = joiParams<IdParams>(Joi.object({ id: Joi.string().min(1).max(200).pattern(PROFILE_ID).required() }));
@@ -28,9 +27,13 @@ const propertiesBody = joiBody<Properties>(Joi.object({ properties: profileSchem
 // An exported profile imports as it is; `{properties: {...}}` as in create is read too.
 const importBody = joiBody<Properties | Record<string, unknown>>(Joi.alternatives().try(Joi.object({ properties: profileSchema.required() }), profileSchema.min(1)));
 
-/** The HTTP Warning of RFC 9111 (code 299, "miscellaneous persistent warning"), as deprecations are told. */
-function warn(ctx: RouteContext, written: Written): void {
-  if (written.warning) ctx.koa.set('Warning', `299 - ${JSON.stringify(written.warning)}`);
+/**
+ * A write's answer, `{status, message, data}` with the profile written, and the service's deprecation
+ * warning, if any, as the HTTP Warning of RFC 9111 (code 299, "miscellaneous persistent warning").
+ */
+function wrote(ctx: RouteContext, result: Written, message: string): { body: { status: 'OK'; message: string; data: unknown } } {
+  if (result.warning) ctx.koa.set('Warning', `299 - ${JSON.stringify(result.warning)}`);
+  return { body: { status: 'OK', message, data: result.profile } };
 }
 
 export function profileRoutes(profiles: ProfileService): AnyRoute[] {
@@ -47,7 +50,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
         return { body: await profiles.list() };
       },
     }),
-    route<Empty, Empty, Record<string, unknown>>({
+    route({
       method: 'POST',
       path: '/profiles/import',
       name: 'importProfile',
@@ -58,11 +61,10 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       async handle({ body }, ctx) {
         const wrapped = body['properties'] !== undefined && Object.keys(body).length === 1;
         const written = await profiles.create((wrapped ? body['properties'] : body) as Record<string, unknown>, wrapped ? 'body.properties' : 'body');
-        warn(ctx, written);
-        return { body: { status: 'OK', message: `Profile ${written.profile.id} imported`, data: written.profile } };
+        return wrote(ctx, written, `Profile ${written.profile.id} imported`);
       },
     }),
-    route<Empty, Empty, Properties>({
+    route({
       method: 'POST',
       path: '/profiles',
       name: 'createProfile',
@@ -72,11 +74,10 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       input: { body: propertiesBody },
       async handle({ body }, ctx) {
         const written = await profiles.create(body.properties, 'body.properties');
-        warn(ctx, written);
-        return { body: { status: 'OK', message: `Profile ${written.profile.id} created`, data: written.profile } };
+        return wrote(ctx, written, `Profile ${written.profile.id} created`);
       },
     }),
-    route<IdParams>({
+    route({
       method: 'GET',
       path: '/profiles/:id/export',
       name: 'exportProfile',
@@ -88,7 +89,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
         return { body: await profiles.export(params.id) };
       },
     }),
-    route<IdParams>({
+    route({
       method: 'GET',
       path: '/profiles/:id',
       name: 'getProfile',
@@ -100,7 +101,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
         return { body: await profiles.get(params.id) };
       },
     }),
-    route<IdParams, Empty, Properties>({
+    route({
       method: 'PUT',
       path: '/profiles/:id',
       name: 'updateProfile',
@@ -109,12 +110,10 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
       answer: written,
       input: { params: idParam, body: propertiesBody },
       async handle({ params, body }, ctx) {
-        const written = await profiles.update(params.id, body.properties);
-        warn(ctx, written);
-        return { body: { status: 'OK', message: `Profile ${params.id} updated`, data: written.profile } };
+        return wrote(ctx, await profiles.update(params.id, body.properties), `Profile ${params.id} updated`);
       },
     }),
-    route<IdParams>({
+    route({
       method: 'DELETE',
       path: '/profiles/:id',
       name: 'deleteProfile',
@@ -127,7 +126,7 @@ export function profileRoutes(profiles: ProfileService): AnyRoute[] {
         return { body: { status: 'OK', message: `Profile ${params.id} deleted`, data: deleted } };
       },
     }),
-    route<IdParams>({
+    route({
       method: 'PUT',
       path: '/profiles/:id/active',
       name: 'switchActiveProfile',
