@@ -22,8 +22,8 @@ import pkg from '../../../package.json' with { type: 'json' };
 import type { AnyRoute } from '../../../kernel/index.ts';
 import { healthRoute } from '../health/routes.ts';
 import { isHealthAdmin } from '../health/admin.ts';
-import { memoryListQuery, memoryPage } from '../health/list.ts';
-import type { ListFields, MemoryListQuery } from '../health/list.ts';
+import { entryFields, memoryListQuery, memoryPage } from '../health/list.ts';
+import type { ListFields } from '../health/list.ts';
 import type { OrchestratorClient } from '../relay/orchestrator.ts';
 import type { Adapter, AdapterRegistry } from './registry.ts';
 import { displayUrl } from './registry.ts';
@@ -75,19 +75,11 @@ async function check(client: OrchestratorClient, adapter: Adapter): Promise<Adap
 }
 
 /** The fields the list parameters filter and sort on (never `baseUrl` or `error`: a filter would reveal them). */
-const ADAPTER_FIELDS: ListFields<AdapterHealth> = new Map<string, (a: AdapterHealth) => string>([
-  ['id', (a) => a.id],
-  ['package_id', (a) => a.package_id],
-  ['version', (a) => a.version],
-  ['type', (a) => a.type],
-  ['adapterType', (a) => a.adapterType],
-  ['state', (a) => a.state],
-  ['connection.state', (a) => a.connection.state],
-]);
+const ADAPTER_FIELDS: ListFields<AdapterHealth> = entryFields<AdapterHealth>([['adapterType', (a) => a.adapterType]], [['connection.state', (a) => a.connection.state]]);
 
 export function adapterHealthRoutes(deps: AdapterHealthDeps): AnyRoute[] {
   return [
-    healthRoute<Record<string, never>, MemoryListQuery, undefined>({
+    healthRoute({
       method: 'GET',
       path: '/health/adapters',
       name: 'getAdaptersHealth',

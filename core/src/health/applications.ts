@@ -8,6 +8,7 @@
  * while the store answers, `DEAD` when it does not.
  */
 import pkg from '../../../package.json' with { type: 'json' };
+import { entryFields } from './list.ts';
 import type { ListFields } from './list.ts';
 
 export interface ApplicationHealth {
@@ -44,11 +45,4 @@ export function applicationEntry(id: string, version: string, running: boolean):
 }
 
 /** The fields the list parameters filter and sort on. */
-export const APPLICATION_FIELDS: ListFields<ApplicationHealth> = new Map<string, (a: ApplicationHealth) => string>([
-  ['id', (a) => a.id],
-  ['package_id', (a) => a.package_id],
-  ['version', (a) => a.version],
-  ['type', (a) => a.type],
-  ['description', (a) => a.description],
-  ['state', (a) => a.state],
-]);
+export const APPLICATION_FIELDS: ListFields<ApplicationHealth> = entryFields<ApplicationHealth>([['description', (a) => a.description]]);

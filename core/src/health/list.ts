@@ -26,6 +26,30 @@ export type MemoryListQuery = { limit: number; skip: number; sort?: string; orde
 /** How a list reads each field it filters and sorts on, as text: a Map written in code, so no name from a query reaches a prototype. */
 export type ListFields<T> = ReadonlyMap<string, (entry: T) => string>;
 
+/** What every health entry (an application, an adapter) says of itself. */
+export interface HealthEntry {
+  readonly id: string;
+  readonly package_id: string;
+  readonly version: string;
+  readonly type: string;
+  readonly state: string;
+}
+
+type Field<T> = readonly [string, (entry: T) => string];
+
+/** The fields every health entry lists by, with the kind's `own` before `state` and `after` it (the order the list's description names them in). */
+export function entryFields<T extends HealthEntry>(own: readonly Field<T>[], after: readonly Field<T>[] = []): ListFields<T> {
+  return new Map<string, (entry: T) => string>([
+    ['id', (e) => e.id],
+    ['package_id', (e) => e.package_id],
+    ['version', (e) => e.version],
+    ['type', (e) => e.type],
+    ...own,
+    ['state', (e) => e.state],
+    ...after,
+  ]);
+}
+
 export function memoryListQuery<T>(what: string, fields: ListFields<T>): Validator<string, MemoryListQuery> {
   const names = [...fields.keys()];
   const field = Joi.string()
