@@ -102,7 +102,9 @@ export function forwardedRequest(trusted: TrustedProxies): Middleware {
       // property defined on every request (the gateway's, whose proxy headers mostly repeat the connection's) was
       // measurable.
       if (forwarded.proto !== ctx.request.protocol) Object.defineProperty(ctx.request, 'protocol', { value: forwarded.proto, configurable: true });
-      if (forwarded.host !== ctx.request.host) Object.defineProperty(ctx.request, 'host', { value: forwarded.host, configurable: true });
+      // Koa's getter takes the first of a list and drops user information: the Host header as sent when it has neither.
+      const sent = ctx.req.headers.host;
+      if (forwarded.host !== sent || /[,@]/.test(sent) || ctx.req.httpVersionMajor >= 2) Object.defineProperty(ctx.request, 'host', { value: forwarded.host, configurable: true });
     }
     return next();
   };

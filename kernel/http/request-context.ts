@@ -43,7 +43,7 @@ export function requestContext(logger: Logger): Middleware {
     const requestId = requestIdOf(ctx.get('x-request-id'));
     // First to write the state: everything after adds its own fields (the caller, the route's shape) to it.
     ctx.state = new RequestScope(requestId, logger);
-    ctx.set('X-Request-Id', requestId);
+    ctx.res.setHeader('X-Request-Id', requestId);
     if (!accessLog) return next();
     const started = process.hrtime.bigint();
     try {

@@ -6,7 +6,8 @@ const SECURITY = Object.entries(SECURITY_HEADERS);
 
 export function securityHeaders(): Middleware {
   return async function securityHeadersMiddleware(ctx, next) {
-    for (const [name, value] of SECURITY) ctx.set(name, value);
+    // Straight onto the response: Koa's `set` builds two arrays per header to handle lists, which these are not.
+    for (const [name, value] of SECURITY) ctx.res.setHeader(name, value);
     await next();
   };
 }
