@@ -33,7 +33,7 @@ async function profiledShares(dir: string, jobs: number): Promise<Share[] | null
   const core = await startCore(dataDir, dir);
   try {
     const url = `http://127.0.0.1:${core.port}`;
-    await runEngineBench(url, await login(url, 'bench-admin', 'bench-admin-password'), jobs, CONCURRENCY);
+    await runEngineBench(url, await login(url, 'bench-admin', 'bench-admin-password'), jobs, CONCURRENCY, core.child.pid!);
   } finally {
     await stopAll([core]);
     rmSync(dataDir, { recursive: true, force: true });
@@ -48,7 +48,7 @@ export async function engineSection(jobs: number, profileDir: string | null = nu
   try {
     const url = `http://127.0.0.1:${core.port}`;
     const token = await login(url, 'bench-admin', 'bench-admin-password');
-    const r = await runEngineBench(url, token, jobs, CONCURRENCY);
+    const r = await runEngineBench(url, token, jobs, CONCURRENCY, core.child.pid!);
     const memory = memoryOf(core.child.pid!);
     const loop = await runLoopBench(url, token, core.child.pid!, 6);
     await stopAll([core]);
@@ -75,7 +75,7 @@ export async function engineSection(jobs: number, profileDir: string | null = nu
       `| ten-task job (${r.latency.n} jobs) | ${ms(r.latency.p50)} | ${ms(r.latency.p99)} |`,
       `| job with no tasks (${r.noTaskLatency.n} jobs) | ${ms(r.noTaskLatency.p50)} | ${ms(r.noTaskLatency.p99)} |`,
       '',
-      `All ${r.jobs} jobs completed in ${r.seconds.toFixed(1)} s. Core process memory after the run: RSS ${memory.rssMb.toFixed(0)} MB. Start-to-complete is measured by the client, from sending \`POST /jobs/start\` until it sees the job \`complete\` (in the start answer or by reading the job). Tasks without effects (all ten here) run inside the change that claims them, so a chain of them costs one commit; tasks with effects (delay, child jobs, the relay, transformations) run after their claim is committed.`,
+      `All ${r.jobs} jobs completed in ${r.seconds.toFixed(1)} s; the core (all its threads) spent ${r.coreCpuPerJob.toFixed(0)} µs of CPU per job, the bench's client ${r.clientCpuPerJob.toFixed(0)} µs, on the same two cores. Core process memory after the run: RSS ${memory.rssMb.toFixed(0)} MB. Start-to-complete is measured by the client, from sending \`POST /jobs/start\` until it sees the job \`complete\` (in the start answer or by reading the job). Tasks without effects (all ten here) run inside the change that claims them, so a chain of them costs one commit; tasks with effects (delay, child jobs, the relay, transformations) run after their claim is committed.`,
       '',
       '### A job that loops',
       '',

@@ -4,6 +4,8 @@
  * per second with many starts in flight; latency is each job's own
  * start-to-complete time (its metrics), at a steady, moderate load.
  */
+import { cpuNanosOf } from './child.ts';
+import { jsonClient } from './json-client.ts';
 import { summarize } from './stats.ts';
 import type { Summary } from './stats.ts';
 
@@ -12,6 +14,9 @@ export interface EngineResult {
   readonly concurrency: number;
   readonly seconds: number;
   readonly jobsPerSecond: number;
+  /** CPU the core (all its threads) and this client spent per job of the throughput run, µs: steadier than rates on a busy machine. */
+  readonly coreCpuPerJob: number;
+  readonly clientCpuPerJob: number;
   readonly latency: Summary;
   /** The same measure for a job with no tasks (start straight to end), its streams interleaved with the ten-task ones. */
   readonly noTaskLatency: Summary;
@@ -45,25 +50,29 @@ export function noTaskWorkflow(): Record<string, unknown> {
   return { name: 'bench-no-tasks', description: 'no tasks', tasks, transitions, inputSchema: { type: 'object', properties: { host: { type: 'string' } } } };
 }
 
-export async function runEngineBench(baseUrl: string, token: string, jobs: number, concurrency: number): Promise<EngineResult> {
+export async function runEngineBench(baseUrl: string, token: string, jobs: number, concurrency: number, corePid: number): Promise<EngineResult> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   for (const automation of [benchWorkflow(), noTaskWorkflow()]) {
     const created = await fetch(`${baseUrl}/automation-studio/automations`, { method: 'POST', headers, body: JSON.stringify({ automation }) });
     if (created.status !== 200 && created.status !== 409) throw new Error(`workflow not created: ${created.status} ${await created.text()}`);
   }
+  const call = jsonClient(baseUrl, token, concurrency);
+  const startBody = (workflow: string) => ({ workflow, options: { variables: { host: 'core-rtr-01' } } });
   const start = async (): Promise<string> => {
-    const res = await fetch(`${baseUrl}/operations-manager/jobs/start`, { method: 'POST', headers, body: JSON.stringify({ workflow: 'bench-ten-tasks', options: { variables: { host: 'core-rtr-01' } } }) });
-    if (res.status !== 200) throw new Error(`start failed: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { data: { _id: string } }).data._id;
+    const res = await call('POST', '/operations-manager/jobs/start', startBody('bench-ten-tasks'));
+    if (res.status !== 200) throw new Error(`start failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return (res.body as { data: { _id: string } }).data._id;
   };
   const count = async (status: string): Promise<number> => {
-    const res = await fetch(`${baseUrl}/operations-manager/jobs?equals[status]=${status}&equals[name]=bench-ten-tasks&limit=0`, { headers });
-    return ((await res.json()) as { metadata: { total: number } }).metadata.total;
+    const res = await call('GET', `/operations-manager/jobs?equals[status]=${status}&equals[name]=bench-ten-tasks&limit=0`);
+    return (res.body as { metadata: { total: number } }).metadata.total;
   };
   const before = await count('complete');
 
   // Throughput: keep `concurrency` starts in flight until all are sent, then wait for the last to complete.
   const began = performance.now();
+  const coreCpuBefore = cpuNanosOf(corePid);
+  const clientCpuBefore = process.cpuUsage();
   let sent = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (sent < jobs) {
@@ -76,6 +85,9 @@ export async function runEngineBench(baseUrl: string, token: string, jobs: numbe
     await new Promise((r) => setTimeout(r, 20));
   }
   const seconds = (performance.now() - began) / 1000;
+  const coreCpuPerJob = (cpuNanosOf(corePid) - coreCpuBefore) / 1000 / jobs;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const clientCpuPerJob = (clientCpu.user + clientCpu.system) / jobs;
 
   // Latency: steady streams at moderate concurrency, measured by the client from sending the start until it
   // sees the job complete (in the start answer, or by reading the job). Half the streams start ten-task jobs and
@@ -83,14 +95,14 @@ export async function runEngineBench(baseUrl: string, token: string, jobs: numbe
   const latencyConcurrency = 4;
   const timeJob = async (workflow: string): Promise<number> => {
     const t0 = performance.now();
-    const res = await fetch(`${baseUrl}/operations-manager/jobs/start`, { method: 'POST', headers, body: JSON.stringify({ workflow, options: { variables: { host: 'core-rtr-01' } } }) });
-    const started = ((await res.json()) as { data: { _id: string; status: string } }).data;
+    const res = await call('POST', '/operations-manager/jobs/start', startBody(workflow));
+    const started = (res.body as { data: { _id: string; status: string } }).data;
     let status = started.status;
     while (status !== 'complete') {
       if (status === 'error') throw new Error('a benchmark job ended in error');
       await new Promise((r) => setTimeout(r, 1));
-      const read = await fetch(`${baseUrl}/operations-manager/jobs/${started._id}?include=status`, { headers });
-      status = ((await read.json()) as { data: { status: string } }).data.status;
+      const read = await call('GET', `/operations-manager/jobs/${started._id}?include=status`);
+      status = (read.body as { data: { status: string } }).data.status;
     }
     return performance.now() - t0;
   };
@@ -104,5 +116,5 @@ export async function runEngineBench(baseUrl: string, token: string, jobs: numbe
       await new Promise((r) => setTimeout(r, 5));
     }
   }));
-  return { jobs, concurrency, seconds, jobsPerSecond: jobs / seconds, latency: summarize(latencies), noTaskLatency: summarize(noTask), latencyConcurrency };
+  return { jobs, concurrency, seconds, jobsPerSecond: jobs / seconds, coreCpuPerJob, clientCpuPerJob, latency: summarize(latencies), noTaskLatency: summarize(noTask), latencyConcurrency };
 }
