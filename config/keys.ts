@@ -56,7 +56,7 @@ export const CONFIG_KEYS = {
   'gateway.timeoutMs': key<number>({ env: 'GATEWAY_TIMEOUT_MS', default: 30000, example: 60000, schema: count(), description: 'Longest the gateway waits for the core before answering 504 (pass-through) or the legacy error.' }),
   'gateway.upstreamPageMax': key<number>({
     env: 'GATEWAY_UPSTREAM_PAGE_MAX', default: 100, example: 25, schema: whole(1, 100_000),
-    description: "Largest page (1 to 100000) the gateway asks its upstream for when a legacy read needs more records than one page (a legacy `limit` of 0, a whole list): it reads page after page, each starting where the upstream's `nextPageSkip` says or after the records it received, until the upstream's `total`. A smaller cap upstream only costs more pages. The default is the page ipctl reads the platform's lists with (docs/real-platform.md).",
+    description: "Largest page (1 to 100000) the gateway asks its upstream for when a legacy read needs more records than one page (a legacy `limit` of 0, a whole list): it reads page after page, each starting where the upstream's `nextPageSkip` says or after the records it received, until the upstream's `total`. A smaller cap upstream only costs more pages; but our core refuses a `limit` above its `search.maxLimit`, so in front of it keep this at most that. The default is the page ipctl reads the platform's lists with (docs/real-platform.md).",
   }),
   'gateway.brownouts': key<Brownout[]>({
     default: [], schema: Joi.array().items(brownoutEntry()),

@@ -26,9 +26,9 @@ const SEED = Number(process.env['DIFF_SEED'] ?? Date.now() % 2 ** 31);
 const RUNS = Number(process.env['DIFF_RUNS'] ?? 25);
 /**
  * A small largest page, given to both services through the config as an operator would: the core's lists
- * refuse more, and the gateway must page with it (a copy of the default 1000 would be refused at once).
+ * refuse more, so the gateway's upstream page (`gateway.upstreamPageMax`) must not exceed it.
  */
-const ENV = { SEARCH_MAX_LIMIT: '7', SEARCH_DEFAULT_LIMIT: '5' };
+const ENV = { SEARCH_MAX_LIMIT: '7', SEARCH_DEFAULT_LIMIT: '5', GATEWAY_UPSTREAM_PAGE_MAX: '7' };
 const MAX_LIMIT = (await testConfig(ENV)).search.maxLimit;
 const COUNT = MAX_LIMIT + 37;
 const MINE = { username: { $regex: '^diff-' } };

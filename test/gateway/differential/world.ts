@@ -1,7 +1,8 @@
 /**
  * The world of the differential suites: the real core on an embedded store
  * holding the documents drawn from the seed, and the real gateway in front
- * of it. Both run with a small search page (`SEARCH_MAX_LIMIT`), so that
+ * of it. Both run with a small page (the core's `SEARCH_MAX_LIMIT`, the
+ * gateway's `GATEWAY_UPSTREAM_PAGE_MAX`), so that
  * legacy limits above it, and limit 0, are served by paging on a few dozen
  * documents. `send` speaks to the gateway with a credential form of the
  * caller's choice.
@@ -18,7 +19,7 @@ import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 /** The search page of the world: small, so paging happens. */
 export const PAGE = 7;
-const ENV = { SEARCH_MAX_LIMIT: String(PAGE), SEARCH_DEFAULT_LIMIT: '5' };
+const ENV = { SEARCH_MAX_LIMIT: String(PAGE), SEARCH_DEFAULT_LIMIT: '5', GATEWAY_UPSTREAM_PAGE_MAX: String(PAGE) };
 
 export type Credential = 'bearer' | 'query-token';
 export const CREDENTIALS: readonly Credential[] = ['bearer', 'query-token'];
