@@ -1,9 +1,11 @@
 /**
  * What the automation and trigger routes share: their list query (the
- * platform's generic filters, not the job search syntax), the envelope, and
- * the view of a stored document. Their roles are the operations manager's (../route.ts).
+ * platform's generic filters, not the job search syntax), the envelope, the
+ * view of a stored document, and the body and answer of an import. Their roles
+ * are the operations manager's (../route.ts).
  */
-import { and, buildLeaf, decodeComponent, LeafError, QueryStringError, splitQueryString, ValidationError } from '../../../../kernel/index.ts';
+import Joi from 'joi';
+import { and, buildLeaf, decodeComponent, joiBody, LeafError, QueryStringError, splitQueryString, ValidationError } from '../../../../kernel/index.ts';
 import type { Condition, Doc, DocCollection, DocType, ErrorDetail, RawParam, SearchQuery, Validator } from '../../../../kernel/index.ts';
 import { listQuery } from '../../http/list-query.ts';
 import { pageMetadata } from '../search-service.ts';
@@ -18,6 +20,16 @@ export interface Envelope {
 
 export function envelope(message: string, data: unknown, metadata: Record<string, unknown> = {}): { body: Envelope } {
   return { body: { message, data, metadata } };
+}
+
+/** The body of an import: the documents as exported, 1 to 1000 of them under `key`; each is checked by its service. */
+export function importBody<K extends string>(key: K): Validator<unknown, Record<K, unknown[]>> {
+  return joiBody<Record<K, unknown[]>>(Joi.object({ [key]: Joi.array().items(Joi.any()).min(1).max(1000).required() }));
+}
+
+/** The answer of an import: what was imported of the `offered`, and the failures, if any, in the metadata. */
+export function importedEnvelope(imported: readonly unknown[], offered: number, failures: readonly ErrorDetail[]): { body: Envelope } {
+  return envelope(`Successfully imported ${imported.length} of ${offered} documents`, imported, failures.length > 0 ? { failures } : {});
 }
 
 /** A stored document as answered: without the revision and the scheduler's lock, which are for safe updates only. */

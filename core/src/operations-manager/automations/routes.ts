@@ -12,7 +12,7 @@ import { migrateCatalogAutomation } from './migrate.ts';
 import type { MigrateDeps } from './migrate.ts';
 import { createSchema, patchSchema } from './model.ts';
 import type { OmAutomationInput } from './model.ts';
-import { envelope, listEnvelope, omListQuery, view } from './om-list.ts';
+import { envelope, importBody, importedEnvelope, listEnvelope, omListQuery, view } from './om-list.ts';
 import type { OmAutomationService } from './service.ts';
 import { AUTOMATION, AUTOMATION_EXPORT, FAILURES, PAGE_METADATA, TRIGGER } from '../answers.ts';
 import type { ListLimits } from '../../http/list-query.ts';
@@ -53,10 +53,10 @@ export function omAutomationRoutes(service: OmAutomationService, migration: Migr
       description: 'Import automations (as exported, with their triggers); each is imported or reported on its own',
       answer: answer(arrayOf(AUTOMATION_EXPORT)),
       answerMetadata: answer(FAILURES),
-      input: { body: joiBody<{ automations: unknown[] }>(Joi.object({ automations: Joi.array().items(Joi.any()).min(1).max(1000).required() })) },
+      input: { body: importBody('automations') },
       async handle({ body }, ctx) {
         const { imported, failures } = await service.importMany(body.automations, ctx.caller!);
-        return envelope(`Successfully imported ${imported.length} of ${body.automations.length} documents`, imported, failures.length > 0 ? { failures } : {});
+        return importedEnvelope(imported, body.automations.length, failures);
       },
     }),
     omRoute({

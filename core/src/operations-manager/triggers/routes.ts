@@ -4,10 +4,10 @@
  * automation. All answer the operations-manager envelope.
  */
 import Joi from 'joi';
-import { answer, arrayOf, closed, INTEGER, joiBody, joiObjectId, joiParams, NULL } from '../../../../kernel/index.ts';
+import { answer, arrayOf, closed, INTEGER, joiObjectId, joiParams, NULL } from '../../../../kernel/index.ts';
 import type { AnyRoute } from '../../../../kernel/index.ts';
 import { triggers as triggerType } from '../../store/doc-types.ts';
-import { envelope, listEnvelope, omListQuery, view } from '../automations/om-list.ts';
+import { envelope, importBody, importedEnvelope, listEnvelope, omListQuery, view } from '../automations/om-list.ts';
 import { OM_READ_ROLES, OM_WRITE_ROLES, omRoute } from '../route.ts';
 import { createBody, patchBody } from './model.ts';
 import type { TriggerService } from './service.ts';
@@ -16,7 +16,6 @@ import type { ListLimits } from '../../http/list-query.ts';
 
 type Id = { id: string };
 const idParam = joiParams<Id>(Joi.object({ id: joiObjectId().required() }));
-const importBody = joiBody<{ triggers: unknown[] }>(Joi.object({ triggers: Joi.array().items(Joi.any()).min(1).max(1000).required() }));
 
 export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyRoute[] {
   // A trigger is exported as it is read: importTriggers takes the document as it is.
@@ -66,10 +65,10 @@ export function triggerRoutes(service: TriggerService, limits: ListLimits): AnyR
       description: 'Import triggers (as exported); each is imported or reported on its own',
       answer: answer(arrayOf(TRIGGER)),
       answerMetadata: answer(FAILURES),
-      input: { body: importBody },
+      input: { body: importBody('triggers') },
       async handle({ body }, ctx) {
         const { imported, failures } = await service.importMany(body.triggers, ctx.caller!);
-        return envelope(`Successfully imported ${imported.length} of ${body.triggers.length} documents`, imported.map(view), failures.length > 0 ? { failures } : {});
+        return importedEnvelope(imported.map(view), body.triggers.length, failures);
       },
     }),
     readTrigger('/operations-manager/triggers/:id', 'getTrigger', 'Read one trigger', 'Successfully retrieved trigger'),
