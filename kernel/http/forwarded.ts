@@ -99,8 +99,8 @@ export function forwardedRequest(trusted: TrustedProxies): Middleware {
     ctx.request.ip = forwarded.client;
     if (forwarded.viaProxy) {
       // Own properties shadow Koa's getters for this request only, when they differ from what the getters say: a
-      // property defined on every request (the gateway's, whose proxy headers mostly repeat the connection's) was
-      // measurable.
+      // property defined on every request from a trusted address (loopback, where the gateway and local tools call
+      // from) was measurable.
       if (forwarded.proto !== ctx.request.protocol) Object.defineProperty(ctx.request, 'protocol', { value: forwarded.proto, configurable: true });
       // Koa's getter takes the first of a list and drops user information: the Host header as sent when it has neither.
       const sent = ctx.req.headers.host;
