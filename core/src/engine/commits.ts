@@ -141,8 +141,8 @@ export class JobCommits {
     return settled;
   }
 
-  /** Changes queued or running in this process. */
+  /** Changes queued or running in this process, and commits not yet made. */
   pending(): Array<Promise<unknown>> {
-    return [...this.chains.values()];
+    return [...this.chains.values(), ...this.group.pending()];
   }
 }

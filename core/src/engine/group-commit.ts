@@ -34,6 +34,10 @@ interface Queued {
 export class GroupCommit {
   private queue: Queued[] = [];
   private scheduled = false;
+  /** Shared batches being committed, and the wait for the next one while batches are queued. */
+  private readonly inflight = new Set<Promise<void>>();
+  private nextFlush: Promise<void> | null = null;
+  private flushed: () => void = () => undefined;
 
   constructor(private readonly store: Store) {}
 
@@ -43,9 +47,15 @@ export class GroupCommit {
       this.queue.push({ ops, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
+        this.nextFlush = new Promise<void>((done) => (this.flushed = done));
         setImmediate(this.flush);
       }
     });
+  }
+
+  /** Commits queued or under way (tests and clean shutdown wait for them before the store closes). */
+  pending(): Array<Promise<unknown>> {
+    return [...this.inflight, ...(this.nextFlush ? [this.nextFlush] : [])];
   }
 
   private readonly flush = (): void => {
@@ -58,9 +68,16 @@ export class GroupCommit {
     }
     const group = this.queue.slice(0, taken);
     this.queue = this.queue.slice(taken);
+    const commit = this.commit(group);
+    this.inflight.add(commit);
+    void commit.finally(() => this.inflight.delete(commit));
+    const flushed = this.flushed;
     this.scheduled = this.queue.length > 0;
-    if (this.scheduled) setImmediate(this.flush);
-    void this.commit(group);
+    if (this.scheduled) {
+      this.nextFlush = new Promise<void>((done) => (this.flushed = done));
+      setImmediate(this.flush);
+    } else this.nextFlush = null;
+    flushed();
   };
 
   private async commit(group: readonly Queued[]): Promise<void> {

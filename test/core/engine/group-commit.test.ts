@@ -101,3 +101,12 @@ test('a burst larger than one group is committed over several turns, with other 
   assert.ok(io > 0 && io < log.length - 1, `other work ran between the groups (at ${io} of ${log.length})`);
   assert.equal(await base.collection('tasks').count(null), 660);
 });
+
+test('what is queued or being committed is pending until it is stored, so a clean shutdown closes the store only after it', async () => {
+  const base = await openTestStore();
+  const group = new GroupCommit(base);
+  void group.batch([insert('queued')]);
+  assert.ok(group.pending().length > 0, 'a queued batch is pending before its turn');
+  for (let pending = group.pending(); pending.length > 0; pending = group.pending()) await Promise.allSettled(pending);
+  assert.ok(await base.collection('tasks').findById('queued'));
+});
