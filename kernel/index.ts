@@ -32,6 +32,7 @@ export type { CrossSiteRequest } from './http/cross-site.ts';
 export { STALL_CHECK_MS, StallDetector } from './http/stall-detector.ts';
 export type { RequestNotes, StallCount } from './http/stall-detector.ts';
 export { joiBody, joiParams, joiQuery } from './http/validate.ts';
+export { withFastCheck } from './http/fast-params.ts';
 export { compareReleases, isRelease, loadCalendar } from './releases.ts';
 export type { ReleaseCalendar } from './releases.ts';
 export { checkData, schemaProblems, shippedSchemaErrors, summary } from './json-schema/index.ts';

@@ -6,7 +6,7 @@
 import Joi from 'joi';
 import { ValidationError } from '../errors.ts';
 import { OBJECT_ID } from '../store/ids.ts';
-import { compileParams } from './fast-params.ts';
+import { compileParams, fastBodyCheck } from './fast-params.ts';
 import type { ErrorDetail } from '../errors.ts';
 import { decodeComponent, QueryStringError, splitQueryString } from '../search/query-string.ts';
 import type { Validator } from './route.ts';
@@ -48,7 +48,9 @@ export function joiParams<T>(schema: Joi.Schema<T>): Validator<Record<string, st
 
 export function joiBody<T>(schema: Joi.Schema<T>): Validator<unknown, T> {
   const checked = compiled(schema);
-  return { validate: (raw) => run(checked, 'body', raw), schema: { joi: schema } };
+  const fast = fastBodyCheck(schema);
+  if (fast === undefined) return { validate: (raw) => run(checked, 'body', raw), schema: { joi: schema } };
+  return { validate: (raw) => (fast(raw) as T | undefined) ?? run(checked, 'body', raw), schema: { joi: schema } };
 }
 
 /**

@@ -4,6 +4,7 @@
  * `body` itself is the orchestrator's payload and is passed on as it is.
  */
 import Joi from 'joi';
+import { withFastCheck } from '../../../kernel/index.ts';
 import { pathProblem } from './path.ts';
 
 export type RelayKind = 'restAction' | 'restQuery';
@@ -53,8 +54,31 @@ export const restActionSchema: Joi.ObjectSchema<RestActionRequest> = Joi.object<
   body: Joi.object().unknown(true).required(),
 });
 
-export const restQuerySchema: Joi.ObjectSchema<RestQueryRequest> = Joi.object<RestQueryRequest>({
-  params: Joi.object({ path: path.required(), accept: accept.required() }).required(),
-});
+export const restQuerySchema: Joi.ObjectSchema<RestQueryRequest> = withFastCheck(
+  Joi.object<RestQueryRequest>({
+    params: Joi.object({ path: path.required(), accept: accept.required() }).required(),
+  }),
+  restQueryFast,
+);
+
+function plainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * The valid form of a restQuery body, checked without Joi: every call of the relay's hot path has it. Exactly
+ * `params` with exactly a path and an accept, both strings the rules above accept; the value is Joi's (a copy of
+ * the body). Anything else goes to Joi, which says what is wrong (test/core/relay/schemas.test.ts holds them equal).
+ */
+function restQueryFast(raw: unknown): RestQueryRequest | undefined {
+  if (!plainObject(raw) || Object.keys(raw).length !== 1 || !Object.hasOwn(raw, 'params')) return undefined;
+  const params = raw['params'];
+  if (!plainObject(params) || Object.keys(params).length !== 2) return undefined;
+  const { path: p, accept: a } = params;
+  if (typeof p !== 'string' || typeof a !== 'string' || !Object.hasOwn(params, 'path') || !Object.hasOwn(params, 'accept')) return undefined;
+  if (p.length === 0 || p.length > 4096 || pathProblem(p) !== null) return undefined;
+  if (a.length === 0 || a.length > 512 || !a.split(',').every((part) => MEDIA_RANGE.test(part.trim()))) return undefined;
+  return { params: { ...params } as RestQueryRequest['params'] };
+}
 
 export const adapterIdSchema = Joi.object<{ adapterId: string }>({ adapterId: Joi.string().min(1).max(200).required() });

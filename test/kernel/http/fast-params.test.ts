@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import Joi from 'joi';
 import { createCoreApp } from '../../../core/src/app.ts';
 import { compileParams } from '../../../kernel/http/fast-params.ts';
+import type { FastCheck } from '../../../kernel/http/fast-params.ts';
+import type { InputSchema } from '../../../kernel/http/route.ts';
 import { joiObjectId, joiParams } from '../../../kernel/http/validate.ts';
 import { ValidationError } from '../../../kernel/errors.ts';
 import { createLogger } from '../../../kernel/logger.ts';
@@ -38,15 +40,15 @@ test('the compiled check accepts only what Joi accepts, with the value Joi gives
   let compiled = 0;
   let accepted = 0;
   for (const route of routes) {
-    const described = route.input.params?.schema;
+    const described: InputSchema | undefined = route.input.params?.schema;
     if (!described || !('joi' in described)) continue;
-    const fast = compileParams(described.joi);
+    const fast: FastCheck | null = compileParams(described.joi);
     if (fast === null) continue;
     compiled += 1;
     const keys = Object.keys((described.joi.describe() as { keys: object }).keys);
     for (const raw of inputsFor(keys)) {
       const joi = described.joi.validate(raw, OPTIONS);
-      const mine = fast(raw);
+      const mine: Record<string, string> | undefined = fast(raw);
       if (mine === undefined) continue;
       accepted += 1;
       assert.equal(joi.error, undefined, `${route.method} ${route.path}: ${JSON.stringify(raw)} accepted, Joi refuses it`);
@@ -61,7 +63,8 @@ test('the compiled check accepts only what Joi accepts, with the value Joi gives
 test('refusals are Joi\'s own: the message names the parameter and the rule as before', () => {
   const params = joiParams(Joi.object({ id: joiObjectId('a job id').required() }));
   assert.deepEqual(params.validate({ id: '0123456789ABCDEF01234567' }), { id: '0123456789abcdef01234567' });
-  for (const raw of [{ id: '0123456789abcdef0123456' }, { id: '' }, {}, { id: '0123456789abcdef01234567', other: 'x' }]) {
+  const refused: Array<Record<string, string>> = [{ id: '0123456789abcdef0123456' }, { id: '' }, {}, { id: '0123456789abcdef01234567', other: 'x' }];
+  for (const raw of refused) {
     assert.throws(() => params.validate(raw), (err: unknown) => err instanceof ValidationError && /^Invalid params: /.test(err.message), JSON.stringify(raw));
   }
   assert.throws(() => params.validate({ id: 'zz' }), /params\.id must be a job id of exactly 24 hexadecimal characters/);
