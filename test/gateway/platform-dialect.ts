@@ -16,35 +16,34 @@
  * CORE_CA_FILE, and the callers present the administrator's token as the
  * `token` cookie or the `token` query parameter, in turn: the two forms the
  * platform documents for a login token, which the gateway passes on as they
- * came.
+ * came. The gateway is told PLATFORM_RELEASE=2023.1 and
+ * GATEWAY_SERVE_UNTIL=2024.1 (test/helpers/in-front-of-platform.ts): every
+ * legacy operation is served, with `Sunset` at 2024.1's date.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request, startCore } from '../helpers/core.ts';
+import { request } from '../helpers/core.ts';
 import type { RunningCore } from '../helpers/core.ts';
-import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
+import { NO_REPLACEMENT_PROBES, PLATFORM_SERVING, platformMissing, recordingProblems, startInFrontOfPlatform } from '../helpers/in-front-of-platform.ts';
 import { substitute } from './golden-runner.ts';
 import type { GoldenCase } from './golden-runner.ts';
 import { goldenIds, goldenStore } from './golden-world.ts';
-import { startPlatformSim } from '../../tools/platform-sim/server.ts';
 import type { PlatformSim } from '../../tools/platform-sim/server.ts';
-import { makeTls, opensslMissing } from '../../tools/platform-sim/tls.ts';
-import type { TlsMaterial } from '../../tools/platform-sim/tls.ts';
 import type { Store } from '../../kernel/store/types.ts';
+import { CALENDAR_FILE } from '../../gateway/src/app.ts';
+import { loadCalendar } from '../../kernel/releases.ts';
 
 const DIR = 'test/gateway/golden';
 const cases = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort().map((f) => ({ file: f, c: JSON.parse(readFileSync(join(DIR, f), 'utf8')) as GoldenCase }));
 /** Far below the gateway's page (gateway.upstreamPageMax, 100): every whole-list read takes several pages. */
 export const PAGE_CAP = 2;
-/** The two routes the gateway tries knowing a real platform may not serve them (decision 32). */
-const PROBES = [/^POST \/authorization\/accounts$/, /^PUT \/authorization\/accounts\/[^/]+\/password$/];
 const NO_REPLACEMENT = /^This platform offers no replacement for /;
 
-export const missing = opensslMissing();
-const tls: TlsMaterial | null = missing === null ? makeTls() : null;
+export const missing = platformMissing;
+/** The gateway's own sunset in this mode: GATEWAY_SERVE_UNTIL's release, as `Sunset` writes it. */
+const SUNSET = loadCalendar(CALENDAR_FILE).dateOf(PLATFORM_SERVING.GATEWAY_SERVE_UNTIL).toUTCString();
 
 export interface World {
   readonly store: Store;
@@ -61,24 +60,18 @@ function credential(w: World, form: 'cookie' | 'query'): { headers: Record<strin
   return form === 'cookie' ? { headers: { cookie: w.cookie }, query: '' } : { headers: {}, query: `token=${encodeURIComponent(w.token)}` };
 }
 
+/** Core, stand-in and gateway (test/helpers/in-front-of-platform.ts), on the golden world's store. */
 export async function world(env: Record<string, string> = {}): Promise<World> {
   const store = await goldenStore();
-  const core = await startCore(store);
   // The plain port is for this test's own role lookups; the gateway speaks HTTPS.
-  const sim = await startPlatformSim({ coreUrl: core.url, pageCap: PAGE_CAP, plainPort: 0, tls: tls! });
-  const dir = mkdtempSync(join(tmpdir(), 'platform-dialect-'));
-  writeFileSync(join(dir, 'ca.pem'), sim.ca);
-  const gw = await startGateway(sim.url, { ...env, CORE_CA_FILE: join(dir, 'ca.pem') });
+  const up = await startInFrontOfPlatform({ store, pageCap: PAGE_CAP, plainPort: true, gatewayEnv: env });
   return {
-    store, core, sim, gw,
-    cookie: `token=${core.adminToken}`,
-    token: core.adminToken,
+    store, core: up.core, sim: up.sim, gw: up.gateway,
+    cookie: `token=${up.core.adminToken}`,
+    token: up.core.adminToken,
     async close() {
-      await gw.close();
-      await sim.close();
-      await core.close();
+      await up.close();
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -107,13 +100,14 @@ async function withPlatformRoleIds(w: World, text: string): Promise<string> {
   return text;
 }
 
-function requestPath(url: string): string {
-  return url.split('?')[0]!;
-}
-
 /**
  * Runs one golden case through the gateway in front of the stand-in and reads
  * the stand-in's recording (the header of this file says what must hold).
+ * The gateway serves as an operator in front of a 2023.1 platform would have
+ * it (PLATFORM_SERVING): a case that expects 410 because its operation is
+ * past its removal is served instead, with the gateway's own `Sunset`; a
+ * case that names a release of its own keeps it, since that release is what
+ * it proves.
  */
 export async function runInFrontOfPlatform(c: GoldenCase, form: 'cookie' | 'query'): Promise<void> {
   const w = await world(c.release ? { PLATFORM_RELEASE: c.release } : {});
@@ -129,20 +123,26 @@ export async function runInFrontOfPlatform(c: GoldenCase, form: 'cookie' | 'quer
       ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
     });
     const made = w.sim.requests.slice(since);
-    let probed = false;
-    for (const r of made) {
-      const route = `${r.method} ${requestPath(r.url)}`;
-      assert.deepEqual(r.ignored, [], `${route}: the platform would ignore these filters and answer everything`);
-      if (r.refused === null) continue;
-      assert.ok(PROBES.some((p) => p.test(route)), `${route} was refused by the platform stand-in: ${r.refused}`);
-      probed = true;
-    }
+    assert.deepEqual(recordingProblems(made, NO_REPLACEMENT_PROBES), [], 'what reached the platform stand-in');
+    const probed = made.some((r) => r.refused !== null);
+    const shown = `(body ${JSON.stringify(res.body)?.slice(0, 400)})`;
     if (probed) {
-      assert.equal(res.status, 500, JSON.stringify(res.body));
+      assert.equal(res.status, 500, shown);
       assert.match(String(res.body), NO_REPLACEMENT);
-    } else {
-      assert.equal(res.status, c.expectAnswer.status, `answer status (body ${JSON.stringify(res.body)?.slice(0, 400)})`);
+      return;
     }
+    const expected = JSON.parse(await withPlatformRoleIds(w, JSON.stringify(substitute(c.expectAnswer, ids)))) as GoldenCase['expectAnswer'];
+    if (expected.status === 410 && !c.release) {
+      // Served means rewritten, or, for an operation with nothing to rewrite to, the legacy error saying so.
+      const served = res.status < 400 || (res.status === 500 && /no replacement/.test(String(res.body)));
+      assert.ok(served, `served until ${PLATFORM_SERVING.GATEWAY_SERVE_UNTIL}, not refused: ${res.status} ${shown}`);
+    } else {
+      assert.equal(res.status, expected.status, `answer status ${shown}`);
+    }
+    const headers = expected.headers ?? {};
+    if (headers['deprecation'] !== undefined) assert.equal(res.headers.get('deprecation'), headers['deprecation'], 'header deprecation');
+    if (headers['sunset'] !== undefined) assert.equal(res.headers.get('sunset'), SUNSET, `header sunset: the gateway's own, ${PLATFORM_SERVING.GATEWAY_SERVE_UNTIL}`);
+    if (headers['link'] !== undefined && res.status === expected.status) assert.equal(res.headers.get('link'), headers['link'], 'header link');
   } finally {
     await w.close();
   }

@@ -1,0 +1,10 @@
+/**
+ * The differential write suite (writes-suite.ts) with the gateway over HTTPS
+ * in front of the platform stand-in, told PLATFORM_RELEASE=2023.1 and
+ * GATEWAY_SERVE_UNTIL=2024.1 (test/helpers/in-front-of-platform.ts).
+ */
+import { describe } from 'node:test';
+import { platformMissing } from '../../helpers/in-front-of-platform.ts';
+import { writesSuite } from './writes-suite.ts';
+
+describe('differential writes in front of the platform stand-in', { skip: platformMissing ?? false }, () => writesSuite('platform'));
