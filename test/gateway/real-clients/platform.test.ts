@@ -1,0 +1,10 @@
+/**
+ * The real-client requests (suite.ts) sent to the gateway over HTTPS in front
+ * of the platform stand-in, told PLATFORM_RELEASE=2023.1 and
+ * GATEWAY_SERVE_UNTIL=2024.1 (test/helpers/in-front-of-platform.ts).
+ */
+import { describe } from 'node:test';
+import { platformMissing } from '../../helpers/in-front-of-platform.ts';
+import { realClientsSuite } from './suite.ts';
+
+describe('real clients in front of the platform stand-in', { skip: platformMissing ?? false }, () => realClientsSuite('platform'));
