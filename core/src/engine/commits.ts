@@ -107,7 +107,9 @@ export class JobCommits {
    */
   private withinSize(w: Working, base: JobDoc, actor: string): Working {
     const { maxJobBytes } = this.deps.limits;
-    if (Buffer.byteLength(JSON.stringify(w.job)) <= maxJobBytes) return w;
+    const json = JSON.stringify(w.job);
+    // UTF-8 takes at most 3 bytes per UTF-16 unit, so most jobs are shown within the bound without counting bytes.
+    if (json.length * 3 <= maxJobBytes || Buffer.byteLength(json) <= maxJobBytes) return w;
     const over = new Working(base, this.deps.now, actor, this.deps.limits);
     // The error names a task the dropped change was running, when the job as it was has none in flight.
     over.abandon(limitMessage('maxJobBytes', maxJobBytes), Object.values(w.job._runs)[0]?.key);
