@@ -134,7 +134,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     }
     await next();
   });
-  const document = documentSource(fetchCoreDocument(client), (core) => gatewayDocument({ core, entries, calendar, version: pkg.version, release: deps.config.platform.release, metrics: metrics !== null }));
+  const document = documentSource(fetchCoreDocument(client), (core) => gatewayDocument({ core, entries, calendar, endOf, version: pkg.version, release: deps.config.platform.release, metrics: metrics !== null }));
   app.use(ownRoutes({ document, metrics, client }));
   app.use(auditReportRoute({ entries, calendar, release: deps.config.platform.release, endOf, store: deps.store, audit, client }));
   // Any other `/gateway/...` path is the core's to answer (a 404 in its shape), as every path the gateway does not serve is.

@@ -13,6 +13,7 @@ import type { ReleaseCalendar } from '../releases.ts';
 import { legacyErrorResponses, legacyPaths } from './legacy-operations.ts';
 import { gatewayOwnRoutes } from './own-routes.ts';
 import type { UpstreamDescription } from './source.ts';
+import type { EndOf } from '../legacy/serve-until.ts';
 
 export interface GatewayDocumentInput {
   /** The upstream's own document and where it was read, or why there is none (source.ts). */
@@ -22,6 +23,8 @@ export interface GatewayDocumentInput {
   readonly version: string;
   readonly release: string;
   readonly metrics: boolean;
+  /** Until when each legacy operation is served (the serving policy); the schedule's removal when not given. */
+  readonly endOf?: EndOf;
 }
 
 function merge(into: Paths, from: Paths): void {
@@ -45,7 +48,7 @@ export function gatewayDocument(input: GatewayDocumentInput): OpenApiDocument {
     const path = openApiPath(route.path);
     return legacyIds.get(`${route.method} ${path}`) ?? paths[path]?.[route.method.toLowerCase()]?.operationId ?? null;
   };
-  merge(paths, legacyPaths(input.entries, input.calendar, successorOf));
+  merge(paths, legacyPaths(input.entries, input.calendar, successorOf, input.endOf));
   const upstream = input.core.document
     ? `The upstream operations below are those its own document (GET ${input.core.from}) describes.`
     : `The upstream describes none of its operations (${input.core.why}), so they are left out here; the gateway passes them through all the same.`;
@@ -54,7 +57,7 @@ export function gatewayDocument(input: GatewayDocumentInput): OpenApiDocument {
       title: 'iap-compat gateway',
       version: input.version,
       release: input.release,
-      description: `The gateway in front of the core: it answers the deprecated legacy operations (workflow-engine and platform-core) by rewriting them onto the core\'s, in their old shapes, with Deprecation, Sunset and Link headers, and 410 once removed (docs/gateway.md); it passes every other call through to the core unchanged (the core operations below), with /nso_manager/ as an alias of /orchestrator_manager/. ${upstream} Errors and their codes: docs/errors.md; credentials and roles: docs/auth.md.`,
+      description: `The gateway in front of the core: it answers the deprecated legacy operations (workflow-engine and platform-core) by rewriting them onto the core\'s, in their old shapes, with Deprecation, Sunset and Link headers, and 410 once no longer served (docs/gateway.md, "Serving policy"); it passes every other call through to the upstream unchanged, /nso_manager/ included. ${upstream} Errors and their codes: docs/errors.md; credentials and roles: docs/auth.md.`,
     },
     paths,
     { ...upstreamComponent(core, 'responses'), ...legacyErrorResponses() },

@@ -1,13 +1,17 @@
 /**
  * The legacy operations of the mapping table as OpenAPI operations: each is
- * `deprecated`, names the releases that deprecate and remove it and its
- * sunset date (`x-deprecated-in`, `x-removed-in`, `x-sunset`), and links to
- * its successor, by operation id where the successor is in the document.
+ * `deprecated`, names the releases that deprecate and remove it, until when
+ * this gateway serves it and that sunset date (`x-deprecated-in`,
+ * `x-removed-in`, `x-served-until`, `x-sunset`: the serving policy's end,
+ * docs/gateway.md "Serving policy"), and links to its successor, by
+ * operation id where the successor is in the document.
  */
 import { jsonResponse, openApiPath, pathParamNames } from '../../../kernel/index.ts';
 import type { OpenApiOperation, OpenApiResponse, Paths } from '../../../kernel/index.ts';
 import type { Entry, Route } from '../mapping/types.ts';
 import type { ReleaseCalendar } from '../releases.ts';
+import { describeEnd, instantOf, SCHEDULE } from '../legacy/serve-until.ts';
+import type { EndOf, ServeEnd } from '../legacy/serve-until.ts';
 
 /** Every legacy error answer's status; `X-Error-Code` names the code (docs/errors.md, "Legacy operations"). */
 const LEGACY_ERRORS: Readonly<Record<number, string>> = {
@@ -43,10 +47,11 @@ export function legacyOperationId(entry: Entry): string {
   return `legacy.${entry.id}`;
 }
 
-function headers(entry: Entry, calendar: ReleaseCalendar): Record<string, unknown> {
+function headers(entry: Entry, end: ServeEnd, sunset: Date): Record<string, unknown> {
+  const until = end.kind === 'release' && end.release === entry.removed ? `its removal, release ${entry.removed}` : `${describeEnd(end)} (gateway.serveUntil; removed in release ${entry.removed})`;
   const out: Record<string, unknown> = {
     Deprecation: { description: `When the operation was deprecated (release ${entry.deprecated}), RFC 9745`, schema: { type: 'string' } },
-    Sunset: { description: `When this gateway stops serving it, RFC 8594: its removal (release ${entry.removed}, the example) unless gateway.serveUntil serves it longer`, schema: { type: 'string', examples: [calendar.dateOf(entry.removed).toUTCString()] } },
+    Sunset: { description: `When this gateway stops serving it, RFC 8594: ${until}`, schema: { type: 'string', examples: [sunset.toUTCString()] } },
   };
   if (entry.replacement) out['Link'] = { description: 'The successor operation, rel="successor-version"', schema: { type: 'string' } };
   return out;
@@ -57,15 +62,18 @@ function headers(entry: Entry, calendar: ReleaseCalendar): Record<string, unknow
  * replacement route in the final document (a core operation or another
  * legacy one), or null when the document does not hold it.
  */
-export function legacyPaths(entries: readonly Entry[], calendar: ReleaseCalendar, successorOf: (route: Route) => string | null): Paths {
+export function legacyPaths(entries: readonly Entry[], calendar: ReleaseCalendar, successorOf: (route: Route) => string | null, endOf: EndOf = SCHEDULE): Paths {
   const paths: Paths = {};
   for (const entry of entries) {
-    const sunset = calendar.dateOf(entry.removed);
+    const end = endOf(entry);
+    // The start-up check refused an end the calendar cannot date, so the removal's date is only a guard.
+    const sunset = new Date(instantOf(end, calendar) ?? calendar.dateOf(entry.removed).getTime());
+    const servedLonger = !(end.kind === 'release' && end.release === entry.removed);
     const successorId = entry.replacement ? successorOf(entry.replacement) : null;
     const responses: OpenApiOperation['responses'] = {};
     for (const status of successStatuses(entry)) {
       const ok = jsonResponse('The legacy answer, in the shape the operation always had', {});
-      ok.headers = headers(entry, calendar);
+      ok.headers = headers(entry, end, sunset);
       if (successorId) ok.links = { successor: { operationId: successorId, description: 'The operation that replaces this one' } };
       responses[String(status)] = ok;
     }
@@ -74,11 +82,12 @@ export function legacyPaths(entries: readonly Entry[], calendar: ReleaseCalendar
     const op: OpenApiOperation = {
       operationId: legacyOperationId(entry),
       summary: `${entry.operation} (legacy ${entry.source})`,
-      description: `Deprecated in release ${entry.deprecated}, removed in ${entry.removed} (sunset ${sunset.toISOString().slice(0, 10)}). ${replacement}${entry.note ? ` ${entry.note}` : ''}`,
+      description: `Deprecated in release ${entry.deprecated}, removed in ${entry.removed}${servedLonger ? `, served by this gateway until ${describeEnd(end)}` : ''} (sunset ${sunset.toISOString().slice(0, 10)}). ${replacement}${entry.note ? ` ${entry.note}` : ''}`,
       tags: [`legacy ${entry.source}`],
       deprecated: true,
       'x-deprecated-in': entry.deprecated,
       'x-removed-in': entry.removed,
+      'x-served-until': end.kind === 'release' ? end.release : end.text,
       'x-sunset': sunset.toISOString().slice(0, 10),
       'x-successor': entry.replacement ? { method: entry.replacement.method, path: openApiPath(entry.replacement.path), ...(successorId ? { operationId: successorId } : {}) } : null,
       responses,

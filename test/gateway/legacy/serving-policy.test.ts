@@ -57,6 +57,22 @@ test('in front of a 2023.1 platform with GATEWAY_SERVE_UNTIL=2024.1, all 112 ope
   assert.deepEqual(refused, [], 'no operation answers 410 before 2024.1');
 });
 
+test('the gateway\'s /openapi.json says the same: each legacy operation served until 2024.1, its Sunset example that date, its removal release unchanged', async () => {
+  const res = await request(`${gw.url}/openapi.json`);
+  assert.equal(res.status, 200);
+  const paths = (res.body as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths;
+  for (const entry of gw.gateway.entries) {
+    const path = entry.legacy.path.replace(/:(\w+)/g, '{$1}');
+    const op = paths[path]?.[entry.legacy.method.toLowerCase()];
+    assert.ok(op, `${entry.id} is described`);
+    assert.equal(op['x-served-until'], '2024.1', entry.id);
+    assert.equal(op['x-removed-in'], entry.removed, entry.id);
+    assert.equal(op['x-sunset'], '2024-04-26', entry.id);
+    const ok = (op['responses'] as Record<string, { headers?: Record<string, { schema: { examples: string[] } }> }>)['200'];
+    assert.deepEqual(ok?.headers?.['Sunset']?.schema.examples, [UNTIL_2024_1], entry.id);
+  }
+});
+
 test('from 2024.1 on the same gateway answers 410 to all 112, saying until when it served them', async () => {
   const later = await startGateway(core.url, { PLATFORM_RELEASE: '2024.1', GATEWAY_SERVE_UNTIL: '2024.1' });
   try {
