@@ -1,4 +1,4 @@
-/** Starts the gateway in front of the core at CORE_URL. */
+/** Starts the gateway in front of its upstream at CORE_URL: our core, or a real Itential Platform (docs/real-platform.md). */
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
@@ -29,7 +29,7 @@ const server = await listen(gateway.app, config.port, config.host, { requests: s
 // Audit records past their retention go to DATA_DIR/archive (off unless RETENTION_AUDIT_DAYS is set).
 const archive = startArchiveService({ store, dataDir: config.dataDir, group: auditGroup, days: config.retention.auditDays, retention: config.retention, logger });
 const { port } = server.address() as AddressInfo;
-logger.info(`gateway listening on port ${port}, core at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port, host: config.host });
+logger.info(`gateway listening on port ${port}, upstream at ${config.core.url}, ${gateway.entries.length} legacy operations mapped`, { port, host: config.host });
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
