@@ -15,7 +15,7 @@ import type { EndOf, ServeEnd } from '../legacy/serve-until.ts';
 
 /** Every legacy error answer's status; `X-Error-Code` names the code (docs/errors.md, "Legacy operations"). */
 const LEGACY_ERRORS: Readonly<Record<number, string>> = {
-  400: 'A fields or sort path through __proto__, constructor or prototype (BAD_REQUEST), naming the path, as a JSON string',
+  400: 'A fields or sort path through __proto__, constructor or prototype, or an id in the path that is . or .. (BAD_REQUEST), named, as a JSON string',
   401: 'Missing or invalid credentials, in the legacy form: a JSON string',
   403: 'No role of the caller allows the operation its call becomes',
   410: 'No longer served: from its removal release, or from the end gateway.serveUntil gives it (or inside a brownout window); the string names the replacement',
