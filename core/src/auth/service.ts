@@ -42,6 +42,11 @@ export class AuthService {
   private readonly limiter: LoginLimiter;
   private readonly callers = new Map<string, { caller: Caller; at: number }>();
   private readonly basic = new Map<string, { id: string; passwordHash: unknown; verifiedAt: number; at: number }>();
+  /**
+   * Counts `invalidate()` calls. A load that began before one may have read
+   * the rights it revoked, so it is answered but not cached.
+   */
+  private generation = 0;
 
   constructor(private readonly store: Store, private readonly options: AuthOptions, private readonly logger: Logger, private readonly now: () => number = Date.now) {
     this.sessions = new Sessions(store, { idleMinutes: options.logoutTime, now });
@@ -55,6 +60,7 @@ export class AuthService {
 
   /** Accounts, groups or roles changed: cached callers may hold stale rights. */
   invalidate(): void {
+    this.generation += 1;
     this.callers.clear();
     this.basic.clear();
   }
@@ -140,8 +146,10 @@ export class AuthService {
   }
 
   private async verifyBasic(key: string, username: string, password: string, address: string): Promise<string> {
+    const generation = this.generation;
     const account = await this.checkPassword(username, password, address);
     const id = account['_id'] as string;
+    if (generation !== this.generation) return id;
     if (this.basic.size > 10_000) this.basic.clear();
     this.basic.set(key, { id, passwordHash: account['passwordHash'], verifiedAt: this.now(), at: this.now() });
     return id;
@@ -161,8 +169,9 @@ export class AuthService {
     const key = `${principal}:${id}:${sessionId ?? ''}`;
     const hit = this.callers.get(key);
     if (hit && this.now() - hit.at < STALE_AFTER_MS) return hit.caller;
+    const generation = this.generation;
     const caller = await loadCaller(this.store, principal, id, sessionId);
-    if (caller) {
+    if (caller && generation === this.generation) {
       if (this.callers.size > 10_000) this.callers.clear();
       this.callers.set(key, { caller, at: this.now() });
     }
