@@ -39,8 +39,14 @@ export function forwardingHeaders(peer: string, incoming: IncomingHttpHeaders, f
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade', 'transfer-encoding'];
 
 export function stripHopByHop(headers: IncomingHttpHeaders | Record<string, string>): void {
-  const listed = String(headers['connection'] ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-  for (const name of [...HOP_BY_HOP, ...listed]) delete headers[name];
+  // Read before the loop deletes it; on every call, so no array is made for the usual answer that lists none.
+  const connection = headers['connection'];
+  for (const name of HOP_BY_HOP) delete headers[name];
+  if (connection === undefined) return;
+  for (const listed of String(connection).split(',')) {
+    const name = listed.trim().toLowerCase();
+    if (name !== '') delete headers[name];
+  }
 }
 
 /** The shape errors take where the core's route would answer them: its token endpoint speaks OAuth (RFC 6749). */
@@ -128,15 +134,18 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
         upstream.destroy();
       }
     });
-    // Count a streamed body (no Content-Length) as it passes, without holding it.
-    let seen = 0;
-    req.on('data', (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > options.bodyLimitBytes) {
-        req.unpipe(upstream);
-        fail(new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
-      }
-    });
+    // Count a streamed body as it passes, without holding it. A declared length was checked above and Node's
+    // parser holds the body to it; without Transfer-Encoding or a length there is no body (RFC 9112 section 6.3).
+    if (req.headers['transfer-encoding'] !== undefined) {
+      let seen = 0;
+      req.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > options.bodyLimitBytes) {
+          req.unpipe(upstream);
+          fail(new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
+        }
+      });
+    }
     req.pipe(upstream);
   }
 
