@@ -86,6 +86,16 @@ export async function startInFrontOfPlatform(options: InFrontOfPlatformOptions):
   };
 }
 
+/** Stops what a suite started in either mode: the whole chain in front of the stand-in, or its gateway and core. */
+export async function stopEither(platform: InFrontOfPlatform | null, gateway: { close(): Promise<void> } | undefined, core: { close(): Promise<void> } | undefined): Promise<void> {
+  if (platform) {
+    await platform.close();
+    return;
+  }
+  await gateway?.close();
+  await core?.close();
+}
+
 const table = routeTable();
 
 /**

@@ -28,7 +28,7 @@ import type { Doc } from './documents.ts';
 import { mongoCount, mongoFind } from './oracle.ts';
 import { CREDENTIALS } from './world.ts';
 import type { Credential, Mode } from './world.ts';
-import { recordedRoutes, recordingProblems, startInFrontOfPlatform } from '../../helpers/in-front-of-platform.ts';
+import { recordedRoutes, recordingProblems, startInFrontOfPlatform, stopEither } from '../../helpers/in-front-of-platform.ts';
 import type { InFrontOfPlatform } from '../../helpers/in-front-of-platform.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
@@ -64,11 +64,7 @@ async function setUp(mode: Mode): Promise<void> {
 }
 
 async function tearDown(): Promise<void> {
-  if (platform) await platform.close();
-  else {
-    await gateway?.close();
-    await core?.close();
-  }
+  await stopEither(platform, gateway, core);
   await store?.close();
 }
 

@@ -20,7 +20,7 @@ import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, failing, job, manual, runningTask, startJob, workflow } from '../../helpers/engine.ts';
 import { startGateway } from '../../helpers/gateway.ts';
 import type { RunningGateway } from '../../helpers/gateway.ts';
-import { recordedRoutes, recordingProblems, startInFrontOfPlatform } from '../../helpers/in-front-of-platform.ts';
+import { recordedRoutes, recordingProblems, startInFrontOfPlatform, stopEither } from '../../helpers/in-front-of-platform.ts';
 import type { InFrontOfPlatform } from '../../helpers/in-front-of-platform.ts';
 import type { Mode } from './world.ts';
 import { makeGroup } from '../../helpers/users.ts';
@@ -47,11 +47,7 @@ async function setUp(mode: Mode): Promise<void> {
 }
 
 async function tearDown(): Promise<void> {
-  if (platform) await platform.close();
-  else {
-    await gateway?.close();
-    await core?.close();
-  }
+  await stopEither(platform, gateway, core);
   await store?.close();
 }
 

@@ -27,7 +27,7 @@ import type { JsonResponse, RunningCore } from '../../helpers/core.ts';
 import { createWorkflow, manual, workflow } from '../../helpers/engine.ts';
 import { startGateway } from '../../helpers/gateway.ts';
 import type { RunningGateway } from '../../helpers/gateway.ts';
-import { PLATFORM_SERVING, recordedRoutes, recordingProblems, startInFrontOfPlatform } from '../../helpers/in-front-of-platform.ts';
+import { PLATFORM_SERVING, recordedRoutes, recordingProblems, startInFrontOfPlatform, stopEither } from '../../helpers/in-front-of-platform.ts';
 import type { InFrontOfPlatform } from '../../helpers/in-front-of-platform.ts';
 import { CALENDAR_FILE } from '../../../gateway/src/app.ts';
 import { loadCalendar } from '../../../kernel/releases.ts';
@@ -73,11 +73,7 @@ export function realClientsSuite(mode: Mode): void {
     await createWorkflow(core, workflow(WORKFLOW, { b2: manual({ answer: '' }) }, [['workflow_start', 'b2'], ['b2', 'workflow_end']]));
   });
   after(async () => {
-    if (platform) await platform.close();
-    else {
-      await gateway?.close();
-      await core?.close();
-    }
+    await stopEither(platform, gateway, core);
     await store?.close();
   });
 
