@@ -4,7 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forwardedOf, trustedProxies } from '../../../kernel/http/forwarded.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { forwardedOf, forwardedRequest, trustedProxies } from '../../../kernel/http/forwarded.ts';
 
 const loopback = trustedProxies(['127.0.0.1', '::1']);
 
@@ -47,4 +50,29 @@ test('an address remembered as untrusted stays untrusted after a flood of other 
   assert.equal(trusted('10.2.0.1'), false);
   assert.equal(trusted('10.1.0.1'), true);
   assert.equal(trusted('::ffff:10.1.0.1'), true, 'the mapped form is its own entry, answered alike');
+});
+
+/** What Koa's `ctx.host`, `ctx.protocol` and `ctx.ip` say behind forwardedRequest, for a request from loopback with these headers. */
+async function koaSees(headers: Record<string, string>): Promise<{ host: string; protocol: string; ip: string }> {
+  const app = new Koa();
+  app.use(forwardedRequest(loopback));
+  app.use((ctx) => {
+    ctx.body = { host: ctx.host, protocol: ctx.protocol, ip: ctx.ip };
+  });
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/`, { headers });
+    return (await res.json()) as { host: string; protocol: string; ip: string };
+  } finally {
+    server.close();
+  }
+}
+
+test('Koa reads the host a trusted proxy forwarded, whether it is plain (the Host header takes it) or one Koa would cut (a list, user information)', async () => {
+  assert.deepEqual(await koaSees({ 'x-forwarded-host': 'gw.example:3000', 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.4' }), { host: 'gw.example:3000', protocol: 'https', ip: '198.51.100.4' });
+  assert.equal((await koaSees({ 'x-forwarded-host': 'user@gw.example' })).host, 'user@gw.example');
+  // Without X-Forwarded-Host the request's own Host stands.
+  assert.match((await koaSees({ 'x-forwarded-for': '198.51.100.4' })).host, /^127\.0\.0\.1:\d+$/);
 });
