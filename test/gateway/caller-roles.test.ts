@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { role } from '../helpers/users.ts';
 import { simCall } from '../../tools/platform-sim/client.ts';
 import { opensslMissing } from '../../tools/platform-sim/tls.ts';
-import { startBehindPlatform } from '../helpers/behind-platform.ts';
+import { startBehindPlatform, simClientToken } from '../helpers/behind-platform.ts';
 import type { BehindPlatform } from '../helpers/behind-platform.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
@@ -28,11 +28,7 @@ describe('roles recognised by name', { skip: missing === null ? false : `skipped
     // The stand-in gives the scraper's role (Metrics.read) the very id our core derives for Authorization.admin.
     env = await startBehindPlatform({ roleIds: new Map([[role('Metrics', 'read'), role('Authorization', 'admin')]]) });
     gw = await startGateway(env.sim.url, { CORE_CA_FILE: env.caFile });
-    const made = await env.core.request('/oauth/serviceAccounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'prometheus', assignedRoles: [{ roleId: role('Metrics', 'read') }] }) });
-    const { client_id: id, client_secret: secret } = (made.body as { data: { client_id: string; client_secret: string } }).data;
-    const token = await simCall(`${env.sim.url}/oauth/token`, { ca: env.sim.ca, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${id}&client_secret=${secret}` });
-    assert.equal(token.status, 200, token.text);
-    scraperToken = (token.json as { access_token: string }).access_token;
+    scraperToken = await simClientToken(env, 'prometheus', role('Metrics', 'read'));
   });
   after(async () => {
     await gw?.close();

@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import { role } from '../helpers/users.ts';
 import { makeUser } from '../helpers/users.ts';
 import { ADMIN_PASSWORD } from '../helpers/core.ts';
-import { simCall } from '../../tools/platform-sim/client.ts';
 import { opensslMissing } from '../../tools/platform-sim/tls.ts';
-import { startBehindPlatform } from '../helpers/behind-platform.ts';
+import { startBehindPlatform, simClientToken } from '../helpers/behind-platform.ts';
 import type { BehindPlatform } from '../helpers/behind-platform.ts';
 import { startGateway } from '../helpers/gateway.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
@@ -28,11 +27,7 @@ describe('credentials upstream', { skip: missing === null ? false : `skipped: ${
     env = await startBehindPlatform();
     gw = await startGateway(env.sim.url, { CORE_CA_FILE: env.caFile });
     // An OAuth client's token, handed out by the stand-in's POST /oauth/token: the one kind Bearer carries.
-    const made = await env.core.request('/oauth/serviceAccounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'reader', assignedRoles: [{ roleId: role('Authorization', 'apiread') }] }) });
-    const { client_id: id, client_secret: secret } = (made.body as { data: { client_id: string; client_secret: string } }).data;
-    const token = await simCall(`${env.sim.url}/oauth/token`, { ca: env.sim.ca, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${id}&client_secret=${secret}` });
-    assert.equal(token.status, 200, token.text);
-    oauthToken = (token.json as { access_token: string }).access_token;
+    oauthToken = await simClientToken(env, 'reader', role('Authorization', 'apiread'));
   });
   after(async () => {
     await gw?.close();

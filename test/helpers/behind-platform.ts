@@ -34,12 +34,40 @@ export async function simLogin(sim: PlatformSim, username: string, password: str
   return login.text;
 }
 
-export async function startBehindPlatform(options: Omit<PlatformSimOptions, 'coreUrl'> = {}): Promise<BehindPlatform> {
-  const core = await startCore(await openTestStore());
-  const sim = await startPlatformSim({ coreUrl: core.url, ...options });
+/** The stand-in in front of a core, with its CA (PEM) written to a file as CORE_CA_FILE names it. */
+export interface SimWithCaFile {
+  readonly sim: PlatformSim;
+  readonly caFile: string;
+  close(): Promise<void>;
+}
+
+export async function startSimWithCaFile(options: PlatformSimOptions): Promise<SimWithCaFile> {
+  const sim = await startPlatformSim(options);
   const dir = mkdtempSync(join(tmpdir(), 'behind-platform-'));
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, sim.ca);
+  return {
+    sim,
+    caFile,
+    async close() {
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An OAuth client's token, handed out by the stand-in's `POST /oauth/token`: the one kind of token Bearer carries there. */
+export async function simClientToken(env: BehindPlatform, name: string, roleId: string): Promise<string> {
+  const made = await env.core.request('/oauth/serviceAccounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, assignedRoles: [{ roleId }] }) });
+  const { client_id: id, client_secret: secret } = (made.body as { data: { client_id: string; client_secret: string } }).data;
+  const token = await simCall(`${env.sim.url}/oauth/token`, { ca: env.sim.ca, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=${id}&client_secret=${secret}` });
+  assert.equal(token.status, 200, token.text);
+  return (token.json as { access_token: string }).access_token;
+}
+
+export async function startBehindPlatform(options: Omit<PlatformSimOptions, 'coreUrl'> = {}): Promise<BehindPlatform> {
+  const core = await startCore(await openTestStore());
+  const { sim, caFile, close } = await startSimWithCaFile({ coreUrl: core.url, ...options });
   const adminToken = await simLogin(sim, 'admin', ADMIN_PASSWORD, options.basePath ?? '');
   return {
     core,
@@ -48,9 +76,8 @@ export async function startBehindPlatform(options: Omit<PlatformSimOptions, 'cor
     adminToken,
     requestsSince: (since) => sim.requests.slice(since),
     async close() {
-      await sim.close();
+      await close();
       await core.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

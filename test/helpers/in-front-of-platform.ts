@@ -9,14 +9,11 @@
  * `recordingProblems`: what reached the "platform" must be what a real one
  * serves.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startCore } from './core.ts';
 import type { RunningCore } from './core.ts';
 import { startGateway } from './gateway.ts';
 import type { RunningGateway } from './gateway.ts';
-import { startPlatformSim } from '../../tools/platform-sim/server.ts';
+import { startSimWithCaFile } from './behind-platform.ts';
 import type { PlatformSim, RecordedRequest } from '../../tools/platform-sim/server.ts';
 import { routeTable } from '../../tools/platform-sim/route-table.ts';
 import { makeTls, opensslMissing } from '../../tools/platform-sim/tls.ts';
@@ -67,10 +64,8 @@ export interface InFrontOfPlatformOptions {
 export async function startInFrontOfPlatform(options: InFrontOfPlatformOptions): Promise<InFrontOfPlatform> {
   tls ??= makeTls();
   const core = await startCore(options.store, options.coreEnv ?? {});
-  const sim = await startPlatformSim({ coreUrl: core.url, pageCap: options.pageCap ?? 100, plainPort: options.plainPort ? 0 : null, tls });
-  const dir = mkdtempSync(join(tmpdir(), 'in-front-of-platform-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, sim.ca);
+  const upstream = await startSimWithCaFile({ coreUrl: core.url, pageCap: options.pageCap ?? 100, plainPort: options.plainPort ? 0 : null, tls });
+  const { sim, caFile } = upstream;
   const gateway = await startGateway(sim.url, { ...PLATFORM_SERVING, ...options.gatewayEnv, CORE_CA_FILE: caFile });
   return {
     core,
@@ -79,9 +74,8 @@ export async function startInFrontOfPlatform(options: InFrontOfPlatformOptions):
     caFile,
     async close() {
       await gateway.close();
-      await sim.close();
+      await upstream.close();
       await core.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
