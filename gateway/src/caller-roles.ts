@@ -11,7 +11,8 @@
  */
 import type { Context } from 'koa';
 import { AppError, ForbiddenError, UnauthenticatedError } from '../../kernel/index.ts';
-import type { CoreClient, Credentials } from './core-client.ts';
+import type { CoreClient } from './core-client.ts';
+import { credentialsOf } from './legacy/policy.ts';
 import type { CallCore, CoreAnswer } from './mapping/run.ts';
 import { forwardingHeaders } from './proxy.ts';
 
@@ -29,11 +30,6 @@ export interface MethodName {
 /** Pages of the role list read at most; a platform that ignored the provenance filter still ends. */
 const MAX_PAGES = 50;
 const PAGE = 100;
-
-function credentialsOf(ctx: Context): Credentials {
-  const token = new URLSearchParams(ctx.querystring).get('token') ?? undefined;
-  return { authorization: ctx.get('authorization') || undefined, cookie: ctx.get('cookie') || undefined, token };
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -109,7 +105,7 @@ export interface RoleCheck {
  * one of the accepted methods. Shared by the audit report and the metrics.
  */
 export async function requireRole(ctx: Context, client: CoreClient, check: RoleCheck): Promise<void> {
-  const credentials = credentialsOf(ctx);
+  const credentials = credentialsOf(ctx.req.headers, new URLSearchParams(ctx.querystring));
   if (!credentials.authorization && !credentials.cookie && !credentials.token) throw new UnauthenticatedError();
   // The upstream counts a failed Basic login against the client, not the gateway (docs/auth.md, "Forwarded addresses").
   const forwarded = { client: ctx.ip, proto: ctx.protocol === 'https' ? 'https' : 'http', host: ctx.host, viaProxy: false } as const;
