@@ -9,6 +9,7 @@
  * `recordingProblems`: what reached the "platform" must be what a real one
  * serves.
  */
+import assert from 'node:assert/strict';
 import { startCore } from './core.ts';
 import type { RunningCore } from './core.ts';
 import { startGateway } from './gateway.ts';
@@ -88,6 +89,13 @@ export async function stopEither(platform: InFrontOfPlatform | null, gateway: { 
   }
   await gateway?.close();
   await core?.close();
+}
+
+/** The suites' closing check in this mode: the gateway reached the stand-in, and nothing it sent is what a real platform would not serve. */
+export function assertPlatformServed(t: { diagnostic(message: string): void }, made: readonly RecordedRequest[]): void {
+  assert.ok(made.length > 0, 'the gateway reached the stand-in');
+  t.diagnostic(`${made.length} requests; routes: ${recordedRoutes(made).join(', ')}`);
+  assert.deepEqual(recordingProblems(made), []);
 }
 
 const table = routeTable();
