@@ -1,9 +1,10 @@
 /**
  * Authentication: logins, client-credentials tokens, and turning a request's
- * credential into a Caller. Callers and verified Basic credentials are cached
- * briefly; `invalidate()` drops both whenever accounts, groups or roles change
- * through this core. Another core's change is seen through the store: a
- * cached caller is reloaded after STALE_AFTER_MS, and a remembered Basic
+ * credential into a Caller. Sessions (sessions.ts), callers and verified Basic
+ * credentials are cached briefly; `invalidate()` drops the last two whenever
+ * accounts, groups or roles change through this core, and whatever ends
+ * sessions here tells `sessions.ended()`. Another core's change is seen
+ * through the store: a cached session or caller is read again after STALE_AFTER_MS, and a remembered Basic
  * credential is checked then against the account's current password hash
  * (docs/auth.md states the bound).
  */
@@ -28,8 +29,8 @@ export interface AuthOptions {
 }
 
 /**
- * How long this core trusts what it cached of an account: a change made through another core
- * (disabled, password, roles) is honoured here within this, and through a gateway within its
+ * How long this core trusts what it cached of an account or a session: a change made through another core
+ * (disabled, password, roles, a logout) is honoured here within this, and through a gateway within its
  * own 3 s more (gateway/src/audit/callers.ts): 5 s in all. A reload is a few reads by id.
  */
 export const STALE_AFTER_MS = 2_000;
@@ -49,7 +50,7 @@ export class AuthService {
   private generation = 0;
 
   constructor(private readonly store: Store, private readonly options: AuthOptions, private readonly logger: Logger, private readonly now: () => number = Date.now) {
-    this.sessions = new Sessions(store, { idleMinutes: options.logoutTime, now });
+    this.sessions = new Sessions(store, { idleMinutes: options.logoutTime, now, staleAfterMs: STALE_AFTER_MS });
     this.limiter = new LoginLimiter(store, {
       maxPerUsername: options.maxFailedLogins,
       maxPerAddress: options.maxFailedLoginsPerAddress,

@@ -86,7 +86,7 @@ export function accountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         if (deactivated) updated['loggedIn'] = false;
         await repository(store, ACCOUNTS).replace(updated);
         auth.invalidate();
-        const ended = deactivated ? await endSessions(store, 'account', params.accountId) : 0;
+        const ended = deactivated ? await endSessions(store, auth.sessions, 'account', params.accountId) : 0;
         ctx.logger.info('account updated', { accountId: params.accountId, fields: Object.keys(updates), sessionsEnded: ended });
         return ok(`Successfully updated account ${params.accountId}.`, withoutSecrets(updated));
       },

@@ -97,7 +97,7 @@ export function localAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
         await repository(store, ACCOUNTS).replace({ ...account, passwordHash: await hashPassword(body.password), _meta: { ...(account['_meta'] as object | undefined), updated: nowIso() } });
         // Also drops cached Basic credentials, which would otherwise accept the old password for a while.
         auth.invalidate();
-        const ended = await endSessions(store, 'account', params.accountId, ctx.caller?.sessionId ?? null);
+        const ended = await endSessions(store, auth.sessions, 'account', params.accountId, ctx.caller?.sessionId ?? null);
         ctx.logger.info('account password changed', { accountId: params.accountId, sessionsEnded: ended });
         return ok(`Successfully changed the password of account ${params.accountId}.`);
       },

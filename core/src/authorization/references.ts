@@ -8,6 +8,7 @@ import { BadRequestError, ValidationError } from '../../../kernel/index.ts';
 import type { Doc, DocCollection, ErrorDetail, FieldDef, Store } from '../../../kernel/index.ts';
 import { GROUPS, ROLES, SERVICE_ACCOUNTS, SESSIONS } from '../store/collections.ts';
 import { accounts as accountType, groups as groupType } from '../store/doc-types.ts';
+import type { Sessions } from '../auth/sessions.ts';
 import type { GroupRef, RoleRef } from './schemas.ts';
 
 const PAGE = 500;
@@ -117,19 +118,27 @@ export async function removeReferences(store: Store, kind: RefKind, id: string):
   return changed;
 }
 
-/** Ends the sessions of an account or service account, except `keep` (the caller's own). */
-export async function endSessions(store: Store, principal: 'account' | 'service', id: string, keep: string | null = null): Promise<number> {
+/**
+ * Ends the sessions of an account or service account, except `keep` (the caller's own).
+ * `cache` is told once they are deleted, even if a deletion failed part way: a session it
+ * remembered would otherwise stay usable on this core for its window (docs/http-path.md).
+ */
+export async function endSessions(store: Store, cache: Pick<Sessions, 'ended'>, principal: 'account' | 'service', id: string, keep: string | null = null): Promise<number> {
   const sessions = store.collection(SESSIONS.name);
   let ended = 0;
   let kept = 0;
-  for (;;) {
-    const page = await sessions.search({ where: { kind: 'compare', op: 'eq', field: SESSION_ACCOUNT, value: id }, sort: [{ field: ID, direction: 1 }], skip: kept, limit: PAGE });
-    for (const session of page.docs) {
-      // Account and client ids have different shapes, but the principal decides, not the shape.
-      if (session['_id'] === keep || session['principal'] !== principal) kept += 1;
-      else if (await sessions.deleteOne(session['_id'] as string)) ended += 1;
+  try {
+    for (;;) {
+      const page = await sessions.search({ where: { kind: 'compare', op: 'eq', field: SESSION_ACCOUNT, value: id }, sort: [{ field: ID, direction: 1 }], skip: kept, limit: PAGE });
+      for (const session of page.docs) {
+        // Account and client ids have different shapes, but the principal decides, not the shape.
+        if (session['_id'] === keep || session['principal'] !== principal) kept += 1;
+        else if (await sessions.deleteOne(session['_id'] as string)) ended += 1;
+      }
+      if (page.docs.length < PAGE) break;
     }
-    if (page.docs.length < PAGE) break;
+  } finally {
+    cache.ended();
   }
   return ended;
 }

@@ -100,7 +100,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       async handle({ params }, ctx) {
         await services.delete(params.clientId);
         auth.invalidate();
-        const ended = await endSessions(store, 'service', params.clientId);
+        const ended = await endSessions(store, auth.sessions, 'service', params.clientId);
         ctx.logger.info('service account deleted', { clientId: params.clientId, sessionsEnded: ended });
         return ok(`Successfully deleted ${params.clientId}.`);
       },
