@@ -31,6 +31,7 @@ import { healthRoutes } from './health/routes.ts';
 import { healthStatusRoutes } from './health/status.ts';
 import { bodyDepthError, bodyError, crossSiteGuard, errorHandler, forwardedRequest, metricsRoutes, observeAnswers, requestContext, routerTemplate, securityHeaders, trustedProxies } from '../../kernel/index.ts';
 import type { AnswerTap, AnyRoute, Logger, StallCount, Store } from '../../kernel/index.ts';
+import { jsonBody } from './http/json-body.ts';
 import { mountRoutes, routeFinder, routeShapes } from './http/mount.ts';
 import { readCredential } from './auth/credentials.ts';
 import { indexRoutes } from './indexes/routes.ts';
@@ -168,14 +169,19 @@ export function createCoreApp(deps: CoreDeps): Core {
       formsDeclared: (method, path) => findRoute(method, path)?.acceptsForms === true,
     }),
   );
+  // A plain JSON body is read by jsonBody; every other one by the body parser, as before (docs/http-path.md).
   app.use(
-    bodyParser({
-      enableTypes: ['json', 'form'],
-      jsonLimit: config.http.bodyLimitBytes,
-      formLimit: config.http.bodyLimitBytes,
-      onError: (err) => {
-        throw bodyError(err);
-      },
+    jsonBody({
+      limit: config.http.bodyLimitBytes,
+      onError: bodyError,
+      fallback: bodyParser({
+        enableTypes: ['json', 'form'],
+        jsonLimit: config.http.bodyLimitBytes,
+        formLimit: config.http.bodyLimitBytes,
+        onError: (err) => {
+          throw bodyError(err);
+        },
+      }),
     }),
   );
   app.use((ctx, next) => {
