@@ -85,9 +85,13 @@ export interface DocCollection {
 
 /** One write of a batch. */
 export type WriteOp =
-  | { readonly op: 'insert'; readonly collection: string; readonly doc: Doc }
+  /**
+   * `json`, when given, is `JSON.stringify(doc)`, made by a writer that needed the text anyway (the engine
+   * measures every job it commits): the embedded store writes it instead of serialising the document again.
+   */
+  | { readonly op: 'insert'; readonly collection: string; readonly doc: Doc; readonly json?: string }
   | { readonly op: 'replace'; readonly collection: string; readonly doc: Doc }
-  | { readonly op: 'replaceIfRev'; readonly collection: string; readonly doc: Doc; readonly expectedRev: number | null }
+  | { readonly op: 'replaceIfRev'; readonly collection: string; readonly doc: Doc; readonly expectedRev: number | null; readonly json?: string }
   /**
    * Sets these top-level fields on every document `where` selects, leaving
    * the rest of each as it is at commit time: for a change to documents

@@ -70,11 +70,10 @@ export class JobCommits {
         const result = fn(w, prepared);
         this.deps.inChange(w);
         if (!w.changed) return { job: stored, result };
-        w = this.withinSize(w, stored, actor);
-        w.seal();
         const expected = typeof found._rev === 'number' ? found._rev : null;
-        w.job._rev = (expected ?? 0) + 1;
-        const ok = await this.group.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected }, ...w.writes]);
+        const sized = this.withinSize(w, stored, actor, (expected ?? 0) + 1);
+        w = sized.w;
+        const ok = await this.group.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected, json: sized.json }, ...w.writes]);
         if (!ok) continue; // another process changed it first: redo from what it wrote
         if (!hasEnded(stored.status) && hasEnded(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
         this.afterCommit(w);
@@ -89,10 +88,9 @@ export class JobCommits {
     let w = new Working(fresh, this.deps.now, actor, this.deps.limits);
     first(w);
     this.deps.inChange(w);
-    w = this.withinSize(w, fresh, actor);
-    w.seal();
-    w.job._rev = 0;
-    await this.group.batch([{ op: 'insert', collection: 'jobs', doc: w.job }, ...w.writes]);
+    const sized = this.withinSize(w, fresh, actor, 0);
+    w = sized.w;
+    await this.group.batch([{ op: 'insert', collection: 'jobs', doc: w.job, json: sized.json }, ...w.writes]);
     this.deps.observer?.jobStarted();
     // A workflow of pure tasks only can end inside the change that starts it.
     if (hasEnded(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
@@ -101,19 +99,25 @@ export class JobCommits {
   }
 
   /**
-   * A change that would make the job's document larger than maxJobBytes is
-   * dropped whole; in its place the job as it was goes to error. Checked on
-   * every commit, so no loop can grow a job past it by more than one slice.
+   * Seals the change at revision `rev` and serialises it once, for the size
+   * check and the store alike. A change that would make the job's document
+   * larger than maxJobBytes is dropped whole; in its place the job as it was
+   * goes to error. Checked on every commit, so no loop can grow a job past it
+   * by more than one slice.
    */
-  private withinSize(w: Working, base: JobDoc, actor: string): Working {
+  private withinSize(w: Working, base: JobDoc, actor: string, rev: number): { w: Working; json: string } {
     const { maxJobBytes } = this.deps.limits;
+    w.seal();
+    w.job._rev = rev;
     const json = JSON.stringify(w.job);
     // UTF-8 takes at most 3 bytes per UTF-16 unit, so most jobs are shown within the bound without counting bytes.
-    if (json.length * 3 <= maxJobBytes || Buffer.byteLength(json) <= maxJobBytes) return w;
+    if (json.length * 3 <= maxJobBytes || Buffer.byteLength(json) <= maxJobBytes) return { w, json };
     const over = new Working(base, this.deps.now, actor, this.deps.limits);
     // The error names a task the dropped change was running, when the job as it was has none in flight.
     over.abandon(limitMessage('maxJobBytes', maxJobBytes), Object.values(w.job._runs)[0]?.key);
-    return over;
+    over.seal();
+    over.job._rev = rev;
+    return { w: over, json: JSON.stringify(over.job) };
   }
 
   private afterCommit(w: Working): void {

@@ -86,9 +86,9 @@ export class SqliteCollection implements DocCollection {
     return id;
   }
 
-  /** The document as stored JSON, refused when MongoDB could not hold it either. */
-  private json(doc: Doc): string {
-    const json = JSON.stringify(doc);
+  /** The document as stored JSON (`given` when the writer made it already), refused when MongoDB could not hold it either. */
+  private json(doc: Doc, given?: string): string {
+    const json = given ?? JSON.stringify(doc);
     checkDocumentSize(this.name, doc, json.length);
     return json;
   }
@@ -122,10 +122,10 @@ export class SqliteCollection implements DocCollection {
   }
 
   /** The synchronous writes also serve the store's batches, which run inside one transaction. */
-  insertSync(doc: Doc): void {
+  insertSync(doc: Doc, json?: string): void {
     this.counts.clear();
     try {
-      this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), this.json(doc));
+      this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), this.json(doc, json));
     } catch (err) {
       this.rethrow(err);
     }
@@ -238,10 +238,10 @@ export class SqliteCollection implements DocCollection {
     return this.replaceIfRevSync(doc, expectedRev);
   }
 
-  replaceIfRevSync(doc: Doc, expectedRev: number | null): boolean {
+  replaceIfRevSync(doc: Doc, expectedRev: number | null, json?: string): boolean {
     this.counts.clear();
     try {
-      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(this.json(doc), this.idOf(doc), expectedRev).changes === 1;
+      return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(this.json(doc, json), this.idOf(doc), expectedRev).changes === 1;
     } catch (err) {
       this.rethrow(err);
     }

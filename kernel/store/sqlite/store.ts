@@ -152,11 +152,11 @@ export class SqliteStore implements Store {
     const run = this.db.transaction(() => {
       for (const w of ops) {
         const c = this.collection(w.collection);
-        if (w.op === 'insert') c.insertSync(w.doc);
+        if (w.op === 'insert') c.insertSync(w.doc, w.json);
         else if (w.op === 'replace') c.replaceSync(w.doc);
         else if (w.op === 'setFields') c.setFieldsSync(w.where, w.fields);
         else if (w.op === 'delete') c.deleteSync(w.id);
-        else if (!c.replaceIfRevSync(w.doc, w.expectedRev)) {
+        else if (!c.replaceIfRevSync(w.doc, w.expectedRev, w.json)) {
           applied = false;
           throw new RevisionMoved();
         }
