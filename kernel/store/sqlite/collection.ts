@@ -15,6 +15,7 @@ import { TEXT_TIDY_DEFAULTS, TextTidy } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
 import { CountCache } from './count-cache.ts';
 import { CountedTotals } from './counted-totals.ts';
+import { InsertCounts } from './insert-counts.ts';
 import { TextTotals } from './text-totals.ts';
 import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
@@ -42,6 +43,7 @@ export class SqliteCollection implements DocCollection {
   private readonly statements = new Map<string, Statement>();
   private readonly counts: CountCache;
   private readonly counted: CountedTotals;
+  private readonly inserts: InsertCounts;
   /** Only for a collection with a text index. */
   private readonly textTotals: TextTotals | null;
 
@@ -54,6 +56,7 @@ export class SqliteCollection implements DocCollection {
     this.table = quoteIdent(spec.name);
     this.compiler = new SqlCompiler(spec.name);
     this.counted = new CountedTotals(db, spec.name, this.compiler, this.table);
+    this.inserts = new InsertCounts(db, spec.name);
     const text = spec.indexes.some((ix) => Object.values(ix.key).includes('text'));
     this.textTotals = text ? new TextTotals(db, spec.name) : null;
     this.tidy = text ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;
@@ -102,12 +105,40 @@ export class SqliteCollection implements DocCollection {
     throw storeError(err);
   }
 
-  /** Store.increment's writes; the caller runs them in one write transaction. */
+  /**
+   * Adds the rows inserted since the last call to the counters (insert-counts.ts). Every writer calls it inside
+   * its transaction, after its inserts and before any other write; `discardInserts` when the transaction fails.
+   */
+  countInserts(): void {
+    this.inserts.flush();
+  }
+
+  discardInserts(): void {
+    this.inserts.discard();
+  }
+
+  /** `write` and the counting of its inserts, in one write transaction (or the caller's, when one is open). */
+  private counting<T>(write: () => T): T {
+    try {
+      return this.db.transaction(() => {
+        const result = write();
+        this.countInserts();
+        return result;
+      }).immediate();
+    } catch (err) {
+      this.discardInserts();
+      this.rethrow(err);
+    }
+  }
+
+  /** Store.increment's writes; the caller runs them in one write transaction and counts their insert. */
   incrementSync(id: string, expiresAt: number, now: number): number {
     this.counts.clear();
     const expiry = `json_extract(doc, '$.expiresAt')`;
     try {
       this.stmt(`DELETE FROM ${this.table} WHERE ${expiry} <= ?`).run(now);
+      // An upsert inserts only when the counter is not there; only then is there a row to count.
+      if (this.stmt(`SELECT 1 FROM ${this.table} WHERE id = ?`).get(id) === undefined) this.inserts.note();
       const row = this.stmt(
         `INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?)) ON CONFLICT(id) DO UPDATE SET doc = jsonb_set(doc, '$.count', json_extract(doc, '$.count') + 1) RETURNING json_extract(doc, '$.count') AS count`,
       ).get(id, JSON.stringify({ _id: id, count: 1, expiresAt })) as { count: number };
@@ -118,29 +149,28 @@ export class SqliteCollection implements DocCollection {
   }
 
   async insertOne(doc: Doc): Promise<void> {
-    this.insertSync(doc);
+    this.counting(() => this.insertSync(doc));
   }
 
-  /** The synchronous writes also serve the store's batches, which run inside one transaction. */
+  /**
+   * The synchronous writes also serve the store's batches, which run inside one transaction. An insert is
+   * counted by `countInserts`, which its transaction calls before it commits.
+   */
   insertSync(doc: Doc, json?: string): void {
     this.counts.clear();
     try {
-      this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), this.json(doc, json));
+      const text = this.json(doc, json);
+      this.inserts.note();
+      this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), text);
     } catch (err) {
       this.rethrow(err);
     }
   }
 
   async insertMany(docs: readonly Doc[]): Promise<void> {
-    this.counts.clear();
-    const insert = this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`);
-    try {
-      this.db.transaction(() => {
-        for (const doc of docs) insert.run(this.idOf(doc), this.json(doc));
-      }).immediate();
-    } catch (err) {
-      this.rethrow(err);
-    }
+    this.counting(() => {
+      for (const doc of docs) this.insertSync(doc);
+    });
   }
 
   async findById(id: string): Promise<Doc | null> {

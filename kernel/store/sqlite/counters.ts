@@ -5,9 +5,11 @@
  * of a few rows instead of a walk over tens of thousands of index entries
  * (docs/search.md, "How totals are computed").
  *
- * Triggers keep the counters in the writing transaction, whichever process
- * or code path writes (batches, retention deletes, another core on the same
- * file). A store written before the counters existed, or with other counted
+ * They are kept in the writing transaction: by triggers for deletes and
+ * updates, whichever code path makes them (retention deletes, another core
+ * on the same file), and for inserts by the store's writer once per
+ * transaction (insert-counts.ts): every insert goes through SqliteCollection.
+ * A store written before the counters existed, or with other counted
  * fields, is back-filled at open in batches of rows by `seq`: triggers count
  * only rows at or below the back-fill mark (`upto`), and each batch counts the
  * rows just above it and moves the mark in one transaction, so writes between
@@ -17,7 +19,7 @@
 import type { Database } from 'better-sqlite3';
 import { columnName, quoteIdent } from './columns.ts';
 
-/** The mark once every row is counted: triggers then count every write. */
+/** The mark once every row is counted: every write is counted from then on. */
 export const ALL_ROWS = 9223372036854775807n;
 const SECOND = 1000;
 const MINUTE = 60_000;
@@ -82,7 +84,9 @@ function literal(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-const TRIGGERS = ['ai', 'ad', 'au'] as const;
+const TRIGGERS = ['ad', 'au'] as const;
+/** The per-row insert trigger of earlier versions, dropped at open: inserts are counted per transaction now. */
+const OLD_INSERT_TRIGGER = 'ai';
 
 function triggerName(collection: string, suffix: string): string {
   return quoteIdent(`${collection}__values_${suffix}`);
@@ -92,15 +96,11 @@ function createTriggers(db: Database, collection: string, spec: CounterSpec): vo
   const table = quoteIdent(collection);
   const coll = literal(collection);
   const counted = (row: string): string => `${row}.seq <= (SELECT upto FROM _counter_state WHERE coll = ${coll})`;
-  const add = (row: string, only = 'true'): string => `INSERT INTO _value_counts (coll, field, bucket, n)
-      SELECT ${coll}, k, v, 1 FROM (${pairs(spec, row)}) WHERE v IS NOT NULL AND ${only}
-      ON CONFLICT (coll, field, bucket) DO UPDATE SET n = n + 1;`;
   const remove = (only: string): string => {
     const removed = `(field, bucket) IN (SELECT k, v FROM (${pairs(spec, 'old')}) WHERE ${only})`;
     return `UPDATE _value_counts SET n = n - 1 WHERE coll = ${coll} AND ${removed};
     DELETE FROM _value_counts WHERE coll = ${coll} AND n = 0 AND ${removed};`;
   };
-  db.exec(`CREATE TRIGGER ${triggerName(collection, 'ai')} AFTER INSERT ON ${table} WHEN ${counted('new')} BEGIN ${add('new')} END`);
   db.exec(`CREATE TRIGGER ${triggerName(collection, 'ad')} AFTER DELETE ON ${table} WHEN ${counted('old')} BEGIN ${remove('true')} END`);
   // An update moves a row from its old values to its new ones; unchanged values stay put.
   db.exec(`CREATE TRIGGER ${triggerName(collection, 'au')} AFTER UPDATE OF doc ON ${table} WHEN ${counted('old')} BEGIN
@@ -126,11 +126,33 @@ export function ensureValueCounters(db: Database, collection: string): void {
   const state = db.prepare(`SELECT spec FROM _counter_state WHERE coll = ?`).get(collection) as { spec: string } | undefined;
   const names = TRIGGERS.map((s) => `${collection}__values_${s}`);
   const present = (db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))`).get(JSON.stringify(names)) as { n: number }).n;
+  // Counts so far are exact either way: the old trigger counted every insert up to this transaction.
+  db.exec(`DROP TRIGGER IF EXISTS ${triggerName(collection, OLD_INSERT_TRIGGER)}`);
   if (state?.spec === wanted && present === TRIGGERS.length) return;
   for (const suffix of TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${triggerName(collection, suffix)}`);
   db.prepare(`DELETE FROM _value_counts WHERE coll = ?`).run(collection);
   db.prepare(`INSERT OR REPLACE INTO _counter_state (coll, upto, spec) VALUES (?, 0, ?)`).run(collection, wanted);
   createTriggers(db, collection, spec);
+}
+
+/** Rows above `seq` and at or below the back-fill mark, grouped per counter and added: counted as one batch. */
+function countRowsAbove(spec: CounterSpec, table: string, upto: string): string {
+  return `WITH r AS MATERIALIZED (SELECT ${countedColumns(spec)} FROM ${table} WHERE seq > ? AND seq <= ${upto})
+      INSERT INTO _value_counts (coll, field, bucket, n)
+      SELECT ?, k, v, count(*) FROM (${pairs(spec, 'r', 'FROM r')}) WHERE v IS NOT NULL GROUP BY k, v
+      ON CONFLICT (coll, field, bucket) DO UPDATE SET n = n + excluded.n`;
+}
+
+/**
+ * The statement that counts the rows a transaction inserted, all above the
+ * `seq` it is given (insert-counts.ts), at or below the back-fill mark as
+ * deletes and updates are; parameters: that `seq`, then the collection.
+ * Null for a collection without counters.
+ */
+export function insertedValuesSql(collection: string): string | null {
+  const spec = COUNTED[collection];
+  if (!spec) return null;
+  return countRowsAbove(spec, quoteIdent(collection), `(SELECT upto FROM _counter_state WHERE coll = ${literal(collection)})`);
 }
 
 /**
@@ -147,10 +169,7 @@ export function backfillBatch(db: Database, collection: string, rows: number): b
     const from = state.upto;
     const to = from + BigInt(rows);
     const last = (db.prepare(`SELECT max(seq) AS m FROM ${table}`).safeIntegers().get() as { m: bigint | null }).m ?? 0n;
-    db.prepare(`WITH r AS MATERIALIZED (SELECT ${countedColumns(spec)} FROM ${table} WHERE seq > ? AND seq <= ?)
-      INSERT INTO _value_counts (coll, field, bucket, n)
-      SELECT ?, k, v, count(*) FROM (${pairs(spec, 'r', 'FROM r')}) WHERE v IS NOT NULL GROUP BY k, v
-      ON CONFLICT (coll, field, bucket) DO UPDATE SET n = n + excluded.n`).run(from, to, collection);
+    db.prepare(countRowsAbove(spec, table, '?')).run(from, to, collection);
     const done = to >= last;
     db.prepare(`UPDATE _counter_state SET upto = ? WHERE coll = ?`).run(done ? ALL_ROWS : to, collection);
     return done;

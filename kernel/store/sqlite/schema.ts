@@ -110,22 +110,24 @@ export function listIndexes(db: Database, collection: string): Array<{ sqliteNam
 }
 
 /**
- * An exact row count per collection, kept by triggers, so the total of an
- * unfiltered search is one lookup instead of a scan of the smallest index.
- * A store written before the counter existed is counted once, on open.
+ * An exact row count per collection, so the total of an unfiltered search is
+ * one lookup instead of a scan of the smallest index. A trigger takes off
+ * deleted rows; inserts are added once per transaction by the store's writer
+ * (insert-counts.ts), and the per-row insert trigger of earlier versions is
+ * dropped. A store written before the counter existed is counted once, on open.
  */
 export function ensureRowCounter(db: Database, collection: string): void {
   db.exec(`CREATE TABLE IF NOT EXISTS _row_counts (collection TEXT PRIMARY KEY, n INTEGER NOT NULL)`);
   const table = quoteIdent(collection);
   const name = (suffix: string): string => quoteIdent(`${collection}__count_${suffix}`);
   const literal = `'${collection.replace(/'/g, "''")}'`;
-  const present = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN (?, ?)`).get(`${collection}__count_ai`, `${collection}__count_ad`) as { n: number };
-  if (present.n === 2 && db.prepare(`SELECT 1 FROM _row_counts WHERE collection = ?`).get(collection)) return;
+  // Counts so far are exact either way: the old trigger counted every insert up to this transaction.
+  db.exec(`DROP TRIGGER IF EXISTS ${name('ai')}`);
+  const present = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(`${collection}__count_ad`) as { n: number };
+  if (present.n === 1 && db.prepare(`SELECT 1 FROM _row_counts WHERE collection = ?`).get(collection)) return;
   db.transaction(() => {
-    db.exec(`DROP TRIGGER IF EXISTS ${name('ai')}`);
     db.exec(`DROP TRIGGER IF EXISTS ${name('ad')}`);
     db.exec(`INSERT OR REPLACE INTO _row_counts (collection, n) SELECT ${literal}, count(*) FROM ${table}`);
-    db.exec(`CREATE TRIGGER ${name('ai')} AFTER INSERT ON ${table} BEGIN UPDATE _row_counts SET n = n + 1 WHERE collection = ${literal}; END`);
     db.exec(`CREATE TRIGGER ${name('ad')} AFTER DELETE ON ${table} BEGIN UPDATE _row_counts SET n = n - 1 WHERE collection = ${literal}; END`);
   })();
 }

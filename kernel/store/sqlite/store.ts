@@ -152,6 +152,8 @@ export class SqliteStore implements Store {
     const run = this.db.transaction(() => {
       for (const w of ops) {
         const c = this.collection(w.collection);
+        // Inserts are counted before anything else is written, so no update or delete meets a row not yet counted.
+        if (w.op !== 'insert') this.countInserts();
         if (w.op === 'insert') c.insertSync(w.doc, w.json);
         else if (w.op === 'replace') c.replaceSync(w.doc);
         else if (w.op === 'setFields') c.setFieldsSync(w.where, w.fields);
@@ -161,6 +163,7 @@ export class SqliteStore implements Store {
           throw new RevisionMoved();
         }
       }
+      this.countInserts();
     });
     try {
       // IMMEDIATE takes the write lock (waiting out the busy timeout) before the first statement, so a
@@ -168,6 +171,7 @@ export class SqliteStore implements Store {
       // refuses at once, without waiting.
       run.immediate();
     } catch (err) {
+      for (const c of this.collections.values()) c.discardInserts();
       if (err instanceof RevisionMoved) return false;
       throw storeError(err);
     }
@@ -175,12 +179,23 @@ export class SqliteStore implements Store {
   }
 
   async increment(collection: string, id: string, expiresAt: number, now: number): Promise<number> {
+    const c = this.collection(collection);
     try {
       // IMMEDIATE: the write lock first, so two processes counting at once queue instead of failing.
-      return this.db.transaction(() => this.collection(collection).incrementSync(id, expiresAt, now)).immediate();
+      return this.db.transaction(() => {
+        const count = c.incrementSync(id, expiresAt, now);
+        c.countInserts();
+        return count;
+      }).immediate();
     } catch (err) {
+      c.discardInserts();
       throw storeError(err);
     }
+  }
+
+  /** Every collection's inserts so far in this transaction, added to the counters (insert-counts.ts). */
+  private countInserts(): void {
+    for (const c of this.collections.values()) c.countInserts();
   }
 
   collection(name: string): SqliteCollection {

@@ -55,7 +55,7 @@ test('a store without counters is back-filled at open, and writes between batche
     await store.close();
     const db = new Database(join(dir, 'iap.sqlite'));
     // As a store written by the previous version: no counter triggers, no counters.
-    for (const s of ['ai', 'ad', 'au']) db.exec(`DROP TRIGGER "jobs__values_${s}"`);
+    for (const s of ['ad', 'au']) db.exec(`DROP TRIGGER "jobs__values_${s}"`);
     db.exec(`DELETE FROM _value_counts; DELETE FROM _counter_state`);
     db.transaction(() => ensureValueCounters(db, 'jobs'))();
     const update = db.prepare(`UPDATE jobs SET doc = jsonb_set(doc, '$.status', ?, '$.name', ?) WHERE seq = ?`);
@@ -95,7 +95,7 @@ test('an old store is back-filled by the opening itself, in small batches', asyn
     await store.collection('jobs').insertMany(Array.from({ length: 100 }, (_, i) => job(i + 1)));
     await store.close();
     const db = new Database(join(dir, 'iap.sqlite'));
-    for (const s of ['ai', 'ad', 'au']) db.exec(`DROP TRIGGER "jobs__values_${s}"`);
+    for (const s of ['ad', 'au']) db.exec(`DROP TRIGGER "jobs__values_${s}"`);
     db.exec(`DELETE FROM _value_counts; DELETE FROM _counter_state`);
     db.close();
     const reopened = SqliteStore.open({ dataDir: dir, backfillBatchRows: 9, collections: CORE_COLLECTIONS });
