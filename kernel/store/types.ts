@@ -49,6 +49,12 @@ export interface IndexStatus {
 
 export interface DocCollection {
   readonly name: string;
+  /**
+   * Moves whenever a document of the collection may have changed, written by this process or any other: a
+   * reader that keeps what it read (the workflows a job start reads) may reuse it while the mark, taken before
+   * the read, stays the same. Null when the store cannot tell cheaply (MongoDB), and nothing may be kept.
+   */
+  changeMark(): string | null;
   insertOne(doc: Doc): Promise<void>;
   /** All or nothing: either every document is stored or none is. */
   insertMany(docs: readonly Doc[]): Promise<void>;

@@ -29,10 +29,45 @@ async function findByName(workflows: Repository<StudioWorkflow>, name: string): 
   return id === undefined ? null : workflows.find(id);
 }
 
+/** Workflows kept by name; a start names one of a few workflows, and each is a few KB. */
+const KEPT = 64;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}
+
+/**
+ * Every job start reads its workflow by name: finding and parsing a 3.5 KB workflow cost a start about 46 us,
+ * 3.5% of the core's time at a thousand starts a second (BENCHMARKS.md, "The engine toward 1,000 jobs a
+ * second"). A workflow read is kept with the collection's change mark taken before the read, and answered again
+ * only while the mark stays: any write to the collection, by this process or another, moves it (a store that
+ * cannot tell keeps nothing). What is kept is frozen, since every caller gets the same object.
+ */
+function keptByName(workflows: Repository<StudioWorkflow>): (name: string) => Promise<StudioWorkflow | null> {
+  const kept = new Map<string, { readonly mark: string; readonly workflow: StudioWorkflow }>();
+  return async (name) => {
+    const mark = workflows.collection.changeMark();
+    if (mark === null) return findByName(workflows, name);
+    const hit = kept.get(name);
+    if (hit?.mark === mark) return hit.workflow;
+    const found = await findByName(workflows, name);
+    kept.delete(name);
+    if (found) {
+      if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
+      kept.set(name, { mark, workflow: deepFreeze(found) });
+    }
+    return found;
+  };
+}
+
 export function createWorkflowLookup(store: Store): WorkflowLookup {
   const workflows = repository(store, WORKFLOWS);
   return {
-    byName: (name) => findByName(workflows, name),
+    byName: keptByName(workflows),
     // Ids are stored lower-case (UUIDs as the platform writes them).
     byId: (id) => workflows.find(id.toLowerCase()),
   };

@@ -40,6 +40,11 @@ export class MongoCollection implements DocCollection {
     this.name = spec.name;
   }
 
+  /** Another process's writes cannot be seen without asking the server, so nothing read is kept. */
+  changeMark(): null {
+    return null;
+  }
+
   toStored(doc: Doc): StoredDoc {
     const id = doc['_id'];
     if (typeof id !== 'string' || id.length === 0) throw new TypeError(`${this.name}: documents need a string _id`);

@@ -44,6 +44,7 @@ export class SqliteCollection implements DocCollection {
   private readonly counts: CountCache;
   private readonly counted: CountedTotals;
   private readonly inserts: InsertCounts;
+  private readonly dataVersion: Statement;
   /** Only for a collection with a text index. */
   private readonly textTotals: TextTotals | null;
 
@@ -57,6 +58,7 @@ export class SqliteCollection implements DocCollection {
     this.compiler = new SqlCompiler(spec.name);
     this.counted = new CountedTotals(db, spec.name, this.compiler, this.table);
     this.inserts = new InsertCounts(db, spec.name);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     const text = spec.indexes.some((ix) => Object.values(ix.key).includes('text'));
     this.textTotals = text ? new TextTotals(db, spec.name) : null;
     this.tidy = text ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;
@@ -71,6 +73,19 @@ export class SqliteCollection implements DocCollection {
   async tidyFigures(): Promise<ReturnType<TextTidy['figures']> | null> {
     await this.tidy?.settled();
     return this.tidy?.figures() ?? null;
+  }
+
+  /** Writes through this collection since it was opened; with `PRAGMA data_version` (other connections' commits), the change mark. */
+  private writes = 0;
+
+  /** Every write calls it before writing: totals kept are dropped and the change mark moves. */
+  private changed(): void {
+    this.counts.clear();
+    this.writes += 1;
+  }
+
+  changeMark(): string {
+    return `${String(this.dataVersion.get())}:${this.writes}`;
   }
 
   private stmt(sql: string): Statement {
@@ -133,7 +148,7 @@ export class SqliteCollection implements DocCollection {
 
   /** Store.increment's writes; the caller runs them in one write transaction and counts their insert. */
   incrementSync(id: string, expiresAt: number, now: number): number {
-    this.counts.clear();
+    this.changed();
     const expiry = `json_extract(doc, '$.expiresAt')`;
     try {
       this.stmt(`DELETE FROM ${this.table} WHERE ${expiry} <= ?`).run(now);
@@ -157,7 +172,7 @@ export class SqliteCollection implements DocCollection {
    * counted by `countInserts`, which its transaction calls before it commits.
    */
   insertSync(doc: Doc, json?: string): void {
-    this.counts.clear();
+    this.changed();
     try {
       const text = this.json(doc, json);
       this.inserts.note();
@@ -256,7 +271,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   replaceSync(doc: Doc): boolean {
-    this.counts.clear();
+    this.changed();
     try {
       return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ?`).run(this.json(doc), this.idOf(doc)).changes === 1;
     } catch (err) {
@@ -269,7 +284,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   replaceIfRevSync(doc: Doc, expectedRev: number | null, json?: string): boolean {
-    this.counts.clear();
+    this.changed();
     try {
       return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(this.json(doc, json), this.idOf(doc), expectedRev).changes === 1;
     } catch (err) {
@@ -281,7 +296,7 @@ export class SqliteCollection implements DocCollection {
   setFieldsSync(where: Condition, fields: Readonly<Record<string, unknown>>): number {
     const entries = Object.entries(fields);
     if (entries.length === 0) return 0;
-    this.counts.clear();
+    this.changed();
     const w = this.compiler.where(where);
     const sets = entries.map(() => ', ?, jsonb(?)').join('');
     try {
@@ -296,7 +311,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   deleteSync(id: string): boolean {
-    this.counts.clear();
+    this.changed();
     try {
       const deleted = this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;
       if (deleted) this.tidy?.noteDelete();
