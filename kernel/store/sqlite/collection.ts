@@ -13,10 +13,7 @@ import { splitText } from '../../search/conditions.ts';
 import { ftsTable, jsonPath, quoteIdent } from './columns.ts';
 import { TEXT_TIDY_DEFAULTS, TextTidy } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
-import { CountCache } from './count-cache.ts';
-import { CountedTotals } from './counted-totals.ts';
-import { InsertCounts } from './insert-counts.ts';
-import { TextTotals } from './text-totals.ts';
+import { CollectionTotals } from './collection-totals.ts';
 import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
 import { createIndex, dropIndex } from './schema.ts';
@@ -41,26 +38,16 @@ export class SqliteCollection implements DocCollection {
   private readonly table: string;
   private readonly compiler: SqlCompiler;
   private readonly statements = new Map<string, Statement>();
-  private readonly counts: CountCache;
-  private readonly counted: CountedTotals;
-  private readonly inserts: InsertCounts;
-  private readonly dataVersion: Statement;
-  /** Only for a collection with a text index. */
-  private readonly textTotals: TextTotals | null;
-
+  private readonly totals: CollectionTotals;
   /** Only for a collection with a text index. */
   private readonly tidy: TextTidy | null;
 
   constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number, tidy: TextTidyOptions = TEXT_TIDY_DEFAULTS) {
     this.name = spec.name;
-    this.counts = new CountCache(db, countCacheEntries);
     this.table = quoteIdent(spec.name);
     this.compiler = new SqlCompiler(spec.name);
-    this.counted = new CountedTotals(db, spec.name, this.compiler, this.table);
-    this.inserts = new InsertCounts(db, spec.name);
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     const text = spec.indexes.some((ix) => Object.values(ix.key).includes('text'));
-    this.textTotals = text ? new TextTotals(db, spec.name) : null;
+    this.totals = new CollectionTotals(db, spec.name, this.table, this.compiler, (sql) => this.stmt(sql), { countCacheEntries, text });
     this.tidy = text ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;
   }
 
@@ -75,17 +62,13 @@ export class SqliteCollection implements DocCollection {
     return this.tidy?.figures() ?? null;
   }
 
-  /** Writes through this collection since it was opened; with `PRAGMA data_version` (other connections' commits), the change mark. */
-  private writes = 0;
-
   /** Every write calls it before writing: totals kept are dropped and the change mark moves. */
   private changed(): void {
-    this.counts.clear();
-    this.writes += 1;
+    this.totals.changed();
   }
 
   changeMark(): string {
-    return `${String(this.dataVersion.get())}:${this.writes}`;
+    return this.totals.changeMark();
   }
 
   private stmt(sql: string): Statement {
@@ -120,16 +103,13 @@ export class SqliteCollection implements DocCollection {
     throw storeError(err);
   }
 
-  /**
-   * Adds the rows inserted since the last call to the counters (insert-counts.ts). Every writer calls it inside
-   * its transaction, after its inserts and before any other write; `discardInserts` when the transaction fails.
-   */
+  /** The transaction's inserts, counted (collection-totals.ts); every writer calls it before it commits. */
   countInserts(): void {
-    this.inserts.flush();
+    this.totals.countInserts();
   }
 
   discardInserts(): void {
-    this.inserts.discard();
+    this.totals.discardInserts();
   }
 
   /** `write` and the counting of its inserts, in one write transaction (or the caller's, when one is open). */
@@ -153,7 +133,7 @@ export class SqliteCollection implements DocCollection {
     try {
       this.stmt(`DELETE FROM ${this.table} WHERE ${expiry} <= ?`).run(now);
       // An upsert inserts only when the counter is not there; only then is there a row to count.
-      if (this.stmt(`SELECT 1 FROM ${this.table} WHERE id = ?`).get(id) === undefined) this.inserts.note();
+      if (this.stmt(`SELECT 1 FROM ${this.table} WHERE id = ?`).get(id) === undefined) this.totals.noteInsert();
       const row = this.stmt(
         `INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?)) ON CONFLICT(id) DO UPDATE SET doc = jsonb_set(doc, '$.count', json_extract(doc, '$.count') + 1) RETURNING json_extract(doc, '$.count') AS count`,
       ).get(id, JSON.stringify({ _id: id, count: 1, expiresAt })) as { count: number };
@@ -175,7 +155,7 @@ export class SqliteCollection implements DocCollection {
     this.changed();
     try {
       const text = this.json(doc, json);
-      this.inserts.note();
+      this.totals.noteInsert();
       this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, jsonb(?))`).run(this.idOf(doc), text);
     } catch (err) {
       this.rethrow(err);
@@ -223,11 +203,11 @@ export class SqliteCollection implements DocCollection {
    */
   private page<T>(query: SearchQuery, hide: readonly string[], read: (json: string) => T): { docs: T[]; total: number } {
     return this.db.transaction(() => {
-      const total = this.countNow(query.where);
+      const total = this.totals.now(query.where);
       if (query.limit === 0 || query.skip >= total) return { docs: [], total };
       // CASE: with common text matches, walk the sort index and test membership
       // (cost ~ rows walked) instead of fetching and sorting every match (cost ~ matches).
-      const textAsFilter = splitText(query.where).text !== null && this.preferIndexWalk(total, query.skip + query.limit);
+      const textAsFilter = splitText(query.where).text !== null && this.totals.preferIndexWalk(total, query.skip + query.limit);
       const where = this.compiler.where(query.where, { textAsFilter });
       const order = this.compiler.orderBy(query.sort);
       const pageSql = `SELECT t.seq AS seq FROM ${this.table} AS t WHERE ${where.sql}${order ? ` ORDER BY ${order}` : ''} LIMIT ? OFFSET ?`;
@@ -240,30 +220,13 @@ export class SqliteCollection implements DocCollection {
     })();
   }
 
-  /** Estimated from the row counter; only used to choose a plan. */
-  private preferIndexWalk(matches: number, wanted: number): boolean {
-    const rows = this.countNow(null);
-    // Walking an index entry costs about a fortieth of fetching a row.
-    return matches > 0 && (wanted * rows) / matches / 40 < matches;
-  }
-
-  private countNow(where: Condition | null): number {
-    if (where === null) return (this.stmt(`SELECT n FROM _row_counts WHERE collection = ?`).get(this.name) as { n: number }).n;
-    const counted = this.counted.count(where) ?? this.textTotals?.count(where) ?? null;
-    if (counted !== null) return counted;
-    const textOnly = this.compiler.textOnlyCount(where);
-    const w = textOnly ?? this.compiler.where(where);
-    const sql = textOnly ? textOnly.sql : `SELECT count(*) AS n FROM ${this.table} AS t WHERE ${w.sql}`;
-    return this.counts.get(sql, w.params, () => (this.stmt(sql).get(...w.params) as { n: number }).n);
-  }
-
   /** The total from the value counters, or null when the query's shape is not covered (for tests and metrics). */
   countedTotal(where: Condition | null): number | null {
-    return this.db.transaction(() => this.counted.count(where))();
+    return this.totals.counter(where);
   }
 
   async count(where: Condition | null): Promise<number> {
-    return this.countNow(where);
+    return this.totals.now(where);
   }
 
   async replaceOne(doc: Doc): Promise<boolean> {
