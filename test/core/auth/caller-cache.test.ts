@@ -7,61 +7,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthService } from '../../../core/src/auth/service.ts';
-import type { DocCollection, Store } from '../../../kernel/index.ts';
 import { createLogger } from '../../../kernel/index.ts';
 import { openTestStore } from '../../helpers/stores.ts';
+import { gatedReads } from '../../helpers/gated-reads.ts';
 
 const ACCOUNT = 'a'.repeat(24);
 const ROLE = 'b'.repeat(24);
 const OPTIONS = { logoutTime: 60, maxFailedLogins: 5, maxFailedLoginsPerAddress: 50, lockoutMinutes: 15, oauthTokenSeconds: 3600 };
 
-/** A store whose role reads, once armed, wait after reading until released: the moment a revocation can land. */
-function gatedRoles(store: Store): { store: Store; arm: () => { read: Promise<void>; release: () => void } } {
-  let gate: { read: () => void; released: Promise<void> } | null = null;
-  const roles = (inner: DocCollection): DocCollection =>
-    new Proxy(inner, {
-      get(target, prop) {
-        if (prop === 'findByIds') {
-          return async (ids: string[]) => {
-            const found = await target.findByIds(ids);
-            const held = gate;
-            gate = null;
-            if (held) {
-              held.read();
-              await held.released;
-            }
-            return found;
-          };
-        }
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  const wrapped = new Proxy(store, {
-    get(target, prop) {
-      if (prop === 'collection') return (name: string) => (name === 'roles' ? roles(target.collection(name)) : target.collection(name));
-      const value: unknown = Reflect.get(target, prop);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return {
-    store: wrapped,
-    arm() {
-      let read!: () => void;
-      let release!: () => void;
-      const readPromise = new Promise<void>((resolve) => (read = resolve));
-      const released = new Promise<void>((resolve) => (release = resolve));
-      gate = { read, released };
-      return { read: readPromise, release };
-    },
-  };
-}
-
 test('a right revoked while a caller was being loaded is gone for the next request, not cached from the load that read it', async () => {
   const base = await openTestStore();
   await base.collection('roles').insertOne({ _id: ROLE, name: 'operator', provenance: 'Demo', allowedMethods: [{ provenance: 'Demo', name: 'doThing' }], allowedViews: [] });
   await base.collection('accounts').insertOne({ _id: ACCOUNT, username: 'olga', provenance: 'Local AAA', assignedRoles: [{ roleId: ROLE }], memberOf: [] });
-  const { store, arm } = gatedRoles(base);
+  const { store, arm } = gatedReads(base, 'roles', 'findByIds');
   // A still clock: without the fix the stale entry would live for the whole STALE_AFTER_MS.
   const auth = new AuthService(store, OPTIONS, createLogger({ level: 'error', service: 'test', silent: true }), () => 1_700_000_000_000);
   const { token } = await auth.sessions.start(ACCOUNT, 'account', 'login');

@@ -12,9 +12,11 @@ import { AuthService, STALE_AFTER_MS } from '../../../core/src/auth/service.ts';
 import { Sessions } from '../../../core/src/auth/sessions.ts';
 import { tokenHash } from '../../../core/src/auth/tokens.ts';
 import { endSessions } from '../../../core/src/authorization/references.ts';
-import type { DocCollection, Store } from '../../../kernel/index.ts';
+import type { Store } from '../../../kernel/index.ts';
 import { createLogger, UnauthenticatedError } from '../../../kernel/index.ts';
 import { openTestStore } from '../../helpers/stores.ts';
+import { gatedReads } from '../../helpers/gated-reads.ts';
+import type { GatedReads } from '../../helpers/gated-reads.ts';
 
 const ACCOUNT = 'a'.repeat(24);
 const OPTIONS = { logoutTime: 60, maxFailedLogins: 5, maxFailedLoginsPerAddress: 50, lockoutMinutes: 15, oauthTokenSeconds: 3600 };
@@ -25,64 +27,10 @@ function clock(start = 1_700_000_000_000): { now: () => number; advance: (ms: nu
   return { now: () => t, advance: (ms) => (t += ms) };
 }
 
-interface Gate {
-  /** Settles once an armed session read has read the store. */
-  readonly read: Promise<void>;
-  release(): void;
-}
-
-/**
- * A store that counts session reads and, once armed, holds the next one after
- * it has read until released: the moment another request can end the session.
- */
-function watchedSessions(store: Store): { store: Store; reads: () => number; arm: () => Gate } {
-  let reads = 0;
-  let gate: { read: () => void; released: Promise<void> } | null = null;
-  const sessions = (inner: DocCollection): DocCollection =>
-    new Proxy(inner, {
-      get(target, prop) {
-        if (prop === 'findById') {
-          return async (id: string) => {
-            reads += 1;
-            const found = await target.findById(id);
-            const held = gate;
-            gate = null;
-            if (held) {
-              held.read();
-              await held.released;
-            }
-            return found;
-          };
-        }
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  const wrapped = new Proxy(store, {
-    get(target, prop) {
-      if (prop === 'collection') return (name: string) => (name === 'sessions' ? sessions(target.collection(name)) : target.collection(name));
-      const value: unknown = Reflect.get(target, prop);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return {
-    store: wrapped,
-    reads: () => reads,
-    arm() {
-      let read!: () => void;
-      let release!: () => void;
-      const readPromise = new Promise<void>((resolve) => (read = resolve));
-      const released = new Promise<void>((resolve) => (release = resolve));
-      gate = { read, released };
-      return { read: readPromise, release };
-    },
-  };
-}
-
-async function setUp(): Promise<{ base: Store; auth: AuthService; watch: ReturnType<typeof watchedSessions>; time: ReturnType<typeof clock> }> {
+async function setUp(): Promise<{ base: Store; auth: AuthService; watch: GatedReads; time: ReturnType<typeof clock> }> {
   const base = await openTestStore();
   await base.collection('accounts').insertOne({ _id: ACCOUNT, username: 'olga', provenance: 'Local AAA', assignedRoles: [], memberOf: [] });
-  const watch = watchedSessions(base);
+  const watch = gatedReads(base, 'sessions', 'findById');
   const time = clock();
   const auth = new AuthService(watch.store, OPTIONS, createLogger({ level: 'error', service: 'test', silent: true }), time.now);
   return { base, auth, watch, time };
