@@ -1,7 +1,4 @@
-/**
- * One collection of the embedded store. Reads of a page and its total run in
- * one read transaction, so both come from the same snapshot.
- */
+/** One collection of the embedded store. A page and its total are read in one transaction, so from one snapshot. */
 import type { Database, Statement } from 'better-sqlite3';
 import { StoreFullError, StoreUnavailableError } from '../../errors.ts';
 import type { Condition } from '../../search/conditions.ts';
@@ -62,9 +59,10 @@ export class SqliteCollection implements DocCollection {
     return this.tidy?.figures() ?? null;
   }
 
-  /** Every write calls it before writing: totals kept are dropped and the change mark moves. */
-  private changed(): void {
+  /** Before an update or delete: totals dropped, the mark moved, and this transaction's inserts counted, so its triggers meet no uncounted row. */
+  private rewriting(): void {
     this.totals.changed();
+    this.totals.countInserts();
   }
 
   changeMark(): string {
@@ -128,7 +126,7 @@ export class SqliteCollection implements DocCollection {
 
   /** Store.increment's writes; the caller runs them in one write transaction and counts their insert. */
   incrementSync(id: string, expiresAt: number, now: number): number {
-    this.changed();
+    this.totals.changed();
     const expiry = `json_extract(doc, '$.expiresAt')`;
     try {
       this.stmt(`DELETE FROM ${this.table} WHERE ${expiry} <= ?`).run(now);
@@ -152,7 +150,7 @@ export class SqliteCollection implements DocCollection {
    * counted by `countInserts`, which its transaction calls before it commits.
    */
   insertSync(doc: Doc, json?: string): void {
-    this.changed();
+    this.totals.changed();
     try {
       const text = this.json(doc, json);
       this.totals.noteInsert();
@@ -234,7 +232,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   replaceSync(doc: Doc): boolean {
-    this.changed();
+    this.rewriting();
     try {
       return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ?`).run(this.json(doc), this.idOf(doc)).changes === 1;
     } catch (err) {
@@ -247,7 +245,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   replaceIfRevSync(doc: Doc, expectedRev: number | null, json?: string): boolean {
-    this.changed();
+    this.rewriting();
     try {
       return this.stmt(`UPDATE ${this.table} SET doc = jsonb(?) WHERE id = ? AND json_extract(doc, '$._rev') IS ?`).run(this.json(doc, json), this.idOf(doc), expectedRev).changes === 1;
     } catch (err) {
@@ -259,7 +257,7 @@ export class SqliteCollection implements DocCollection {
   setFieldsSync(where: Condition, fields: Readonly<Record<string, unknown>>): number {
     const entries = Object.entries(fields);
     if (entries.length === 0) return 0;
-    this.changed();
+    this.rewriting();
     const w = this.compiler.where(where);
     const sets = entries.map(() => ', ?, jsonb(?)').join('');
     try {
@@ -274,7 +272,7 @@ export class SqliteCollection implements DocCollection {
   }
 
   deleteSync(id: string): boolean {
-    this.changed();
+    this.rewriting();
     try {
       const deleted = this.stmt(`DELETE FROM ${this.table} WHERE id = ?`).run(id).changes === 1;
       if (deleted) this.tidy?.noteDelete();

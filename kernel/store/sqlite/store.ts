@@ -152,8 +152,6 @@ export class SqliteStore implements Store {
     const run = this.db.transaction(() => {
       for (const w of ops) {
         const c = this.collection(w.collection);
-        // Inserts are counted before anything else is written, so no update or delete meets a row not yet counted.
-        if (w.op !== 'insert') this.countInserts();
         if (w.op === 'insert') c.insertSync(w.doc, w.json);
         else if (w.op === 'replace') c.replaceSync(w.doc);
         else if (w.op === 'setFields') c.setFieldsSync(w.where, w.fields);
@@ -163,6 +161,7 @@ export class SqliteStore implements Store {
           throw new RevisionMoved();
         }
       }
+      // An update or delete counted its own table's inserts before writing (collection.ts); the rest are counted here.
       this.countInserts();
     });
     try {
