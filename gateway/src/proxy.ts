@@ -14,8 +14,10 @@
  * library cost 43% of a bare pass-through's throughput (BENCHMARKS.md), and
  * the few things it did for us fit in this file.
  */
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { coreRequestOptions } from './request-options.ts';
+import { endToEnd, SET_UPSTREAM } from './pass-headers.ts';
+import { WRITTEN_ON_EVERY_HEAD } from './front-door/response.ts';
 import type { Upstream } from './upstream.ts';
 import { AppError, secondsSince, writeError } from '../../kernel/index.ts';
 import type { Forwarded, ObserveRequest, ResponseShape } from '../../kernel/index.ts';
@@ -34,19 +36,6 @@ export function forwardingHeaders(peer: string, incoming: IncomingHttpHeaders, f
   const chain = incoming['x-forwarded-for'];
   const earlier = Array.isArray(chain) ? chain.join(', ') : chain;
   return { 'x-forwarded-for': earlier ? `${earlier}, ${peer}` : peer, 'x-forwarded-proto': forwarded.proto, 'x-forwarded-host': forwarded.host };
-}
-
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade', 'transfer-encoding'];
-
-export function stripHopByHop(headers: IncomingHttpHeaders | Record<string, string>): void {
-  // Read before the loop deletes it; on every call, so no array is made for the usual answer that lists none.
-  const connection = headers['connection'];
-  for (const name of HOP_BY_HOP) delete headers[name];
-  if (connection === undefined) return;
-  for (const listed of String(connection).split(',')) {
-    const name = listed.trim().toLowerCase();
-    if (name !== '') delete headers[name];
-  }
 }
 
 /** The shape errors take where the core's route would answer them: its token endpoint speaks OAuth (RFC 6749). */
@@ -77,72 +66,42 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
   const host = connection.target.host;
 
   function handle(x: Exchange): void {
-    const { req, res, pathname, requestId } = x;
-    const shape = shapeOf(pathname);
-    const address = x.peer();
-    const forwarded = x.forwarded();
+    const { req, res } = x;
+    const incoming = req.headers;
     if (observer) {
       const started = process.hrtime.bigint();
       res.once('finish', () => observer.request(req.method, 'passthrough', res.statusCode, secondsSince(started)));
     }
-    const answerError = (appError: AppError): void => writeError(res, shape, appError, req.method);
-    if (Number(req.headers['content-length'] || 0) > options.bodyLimitBytes) {
-      answerError(new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`));
+    if (Number(incoming['content-length'] || 0) > options.bodyLimitBytes) {
+      answerError(x, new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`));
       return;
     }
     let path: string;
     try {
       path = connection.path(req.url ?? '/');
     } catch (err) {
-      answerError(err as AppError);
+      answerError(x, err as AppError);
       return;
     }
-    const headers: OutgoingHttpHeaders = { ...req.headers, ...forwardingHeaders(address, req.headers, forwarded) };
-    stripHopByHop(headers as IncomingHttpHeaders);
-    headers['host'] = host;
-    headers['x-request-id'] = requestId;
-    if (req.headers['transfer-encoding'] && !req.headers['content-length']) headers['transfer-encoding'] = 'chunked';
-    const started = Date.now();
-    let settled = false;
-    const fail = (appError: AppError, upstreamError?: Error): void => {
-      if (settled) return;
-      settled = true;
-      if (observer && appError.status !== 413) observer.upstreamError(appError.status === 504 ? 'timeout' : res.headersSent ? 'closed' : 'unreachable');
-      upstream.destroy();
-      x.log().warn('pass-through failed', { error: upstreamError?.message ?? appError.message, status: appError.status });
-      answerError(appError);
-    };
-    const upstream = connection.request(coreRequestOptions(connection, req.method ?? 'GET', path, headers), (answer) => {
-      const responseHeaders = { ...answer.headers };
-      stripHopByHop(responseHeaders);
-      res.writeHead(answer.statusCode ?? 502, responseHeaders);
-      answer.pipe(res);
-      answer.on('end', () => {
-        settled = true;
-      });
-      answer.on('error', (err) => fail(new AppError(502, 'UPSTREAM_FAILED', 'The core service closed the connection'), err));
-    });
-    upstream.setTimeout(options.timeoutMs, () => fail(new AppError(504, 'UPSTREAM_TIMEOUT', 'The core service did not answer in time; try again shortly')));
-    upstream.on('error', (err) => {
-      const timedOut = Date.now() - started >= options.timeoutMs - 5;
-      fail(timedOut ? new AppError(504, 'UPSTREAM_TIMEOUT', 'The core service did not answer in time; try again shortly') : new AppError(502, 'UPSTREAM_FAILED', 'The core service is not reachable; try again shortly'), err);
-    });
-    res.once('close', () => {
-      // The caller hung up: the call to the core is dropped, and that is not a failure of the core.
-      if (!res.writableFinished && !settled) {
-        settled = true;
-        upstream.destroy();
-      }
-    });
+    const forwarded = forwardingHeaders(x.peer(), incoming, x.forwarded());
+    const headers = endToEnd(incoming, SET_UPSTREAM);
+    headers.push('host', host, 'x-request-id', x.requestId, 'x-forwarded-for', forwarded['x-forwarded-for'], 'x-forwarded-proto', forwarded['x-forwarded-proto'], 'x-forwarded-host', forwarded['x-forwarded-host']);
+    if (incoming['transfer-encoding'] !== undefined && incoming['content-length'] === undefined) headers.push('transfer-encoding', 'chunked');
+    const call = new UpstreamCall(x, observer, options.timeoutMs);
+    const upstream = connection.request(coreRequestOptions(connection, req.method ?? 'GET', path, headers, options.timeoutMs), (answer) => call.answered(answer));
+    call.upstream = upstream;
+    upstream.on('timeout', () => call.fail(new AppError(504, 'UPSTREAM_TIMEOUT', TIMED_OUT)));
+    upstream.on('error', (err) => call.failed(err));
+    res.once('close', () => call.hungUp());
     // Count a streamed body as it passes, without holding it. A declared length was checked above and Node's
     // parser holds the body to it; without Transfer-Encoding or a length there is no body (RFC 9112 section 6.3).
-    if (req.headers['transfer-encoding'] !== undefined) {
+    if (incoming['transfer-encoding'] !== undefined) {
       let seen = 0;
       req.on('data', (chunk: Buffer) => {
         seen += chunk.length;
         if (seen > options.bodyLimitBytes) {
           req.unpipe(upstream);
-          fail(new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
+          call.fail(new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large'));
         }
       });
     }
@@ -150,4 +109,58 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
   }
 
   return { handle, close: () => connection.close() };
+}
+
+const TIMED_OUT = 'The core service did not answer in time; try again shortly';
+
+/** An error answered in the shape of the route the core would have answered with. */
+function answerError(x: Exchange, appError: AppError): void {
+  writeError(x.res, shapeOf(x.pathname), appError, x.req.method);
+}
+
+/**
+ * One call upstream on behalf of one request. A class rather than closures
+ * made per request: each named closure costs its own property definition
+ * when the code runs under a loader that keeps function names.
+ */
+class UpstreamCall {
+  upstream: ClientRequest | null = null;
+  private settled = false;
+  private readonly started = Date.now();
+
+  constructor(private readonly x: Exchange, private readonly observer: PassThroughObserver | null, private readonly timeoutMs: number) {}
+
+  answered(answer: IncomingMessage): void {
+    const res = this.x.res;
+    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers, WRITTEN_ON_EVERY_HEAD));
+    answer.pipe(res);
+    answer.on('end', () => {
+      this.settled = true;
+    });
+    answer.on('error', (err) => this.fail(new AppError(502, 'UPSTREAM_FAILED', 'The core service closed the connection'), err));
+  }
+
+  /** The call failed before its answer ended: a timeout when it took the whole time allowed, else unreachable. */
+  failed(err: Error): void {
+    const timedOut = Date.now() - this.started >= this.timeoutMs - 5;
+    this.fail(timedOut ? new AppError(504, 'UPSTREAM_TIMEOUT', TIMED_OUT) : new AppError(502, 'UPSTREAM_FAILED', 'The core service is not reachable; try again shortly'), err);
+  }
+
+  fail(appError: AppError, upstreamError?: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    const res = this.x.res;
+    if (this.observer && appError.status !== 413) this.observer.upstreamError(appError.status === 504 ? 'timeout' : res.headersSent ? 'closed' : 'unreachable');
+    this.upstream?.destroy();
+    this.x.log().warn('pass-through failed', { error: upstreamError?.message ?? appError.message, status: appError.status });
+    answerError(this.x, appError);
+  }
+
+  /** The caller hung up: the call to the core is dropped, and that is not a failure of the core. */
+  hungUp(): void {
+    if (!this.x.res.writableFinished && !this.settled) {
+      this.settled = true;
+      this.upstream?.destroy();
+    }
+  }
 }

@@ -16,7 +16,7 @@ import type { Upstream } from './upstream.ts';
  * TLS options (`ca`, `rejectUnauthorized`) are the agent's, which Node puts
  * over the request's, so none can come from here either.
  */
-export function coreRequestOptions(upstream: Pick<Upstream, 'target' | 'defaultPort' | 'agent'>, method: string, path: string, headers: OutgoingHttpHeaders): RequestOptions {
+export function coreRequestOptions(upstream: Pick<Upstream, 'target' | 'defaultPort' | 'agent'>, method: string, path: string, headers: OutgoingHttpHeaders | readonly string[], timeoutMs?: number): RequestOptions {
   const target = upstream.target;
   return {
     protocol: target.protocol,
@@ -30,7 +30,8 @@ export function coreRequestOptions(upstream: Pick<Upstream, 'target' | 'defaultP
     auth: undefined,
     createConnection: undefined,
     setHost: true,
-    timeout: undefined,
+    // The socket's idle limit for this call; the request emits `timeout` when it passes.
+    timeout: timeoutMs,
     signal: undefined,
     insecureHTTPParser: undefined,
     maxHeaderSize: undefined,

@@ -171,9 +171,45 @@ test('a body larger than the limit is refused with 413 before reaching the core,
   await streamed.text();
 });
 
-test('hop-by-hop headers, and those the Connection header names, are dropped', async () => {
-  const { stripHopByHop } = await import('../../gateway/src/proxy.ts');
-  const headers: Record<string, string> = { connection: 'keep-alive, x-private', 'keep-alive': 'timeout=5', 'x-private': 'secret', te: 'trailers', upgrade: 'h2c', 'content-type': 'application/json', 'x-request-id': 'r1' };
-  stripHopByHop(headers);
-  assert.deepEqual(headers, { 'content-type': 'application/json', 'x-request-id': 'r1' });
+test('hop-by-hop headers, and those Connection names, go neither way; the gateway\'s own headers are sent once', async () => {
+  const { createServer } = await import('node:http');
+  const { connect } = await import('node:net');
+  let seenUpstream: Record<string, string | string[] | undefined> = {};
+  // An upstream that tells what it received and answers with hop-by-hop headers of its own, a cookie list, and
+  // values of its own for the headers the gateway writes on every answer.
+  const echo = createServer((req, res) => {
+    seenUpstream = req.headers;
+    res.writeHead(200, { connection: 'x-upstream-private', 'x-upstream-private': 'hidden', 'keep-alive': 'timeout=9', 'set-cookie': ['a=1', 'b=2'], 'x-frame-options': 'SAMEORIGIN', 'x-request-id': 'from-upstream', 'content-type': 'application/json', 'content-length': '2' });
+    res.end('{}');
+  });
+  await new Promise<void>((r) => echo.listen(0, '127.0.0.1', () => r()));
+  const config = await testConfig({ CORE_URL: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` });
+  const gateway = createGatewayApp({ config, logger: createLogger({ level: 'error', service: 'gateway', silent: true }), store: await openTestStore({ collections: GATEWAY_COLLECTIONS }) });
+  const s = await listen(gateway.app, 0, '127.0.0.1');
+  try {
+    const caller = connect((s.address() as AddressInfo).port, '127.0.0.1');
+    caller.write('GET /operations-manager/jobs HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, X-Private\r\nX-Private: secret\r\nTE: trailers\r\nProxy-Authorization: Basic c2VjcmV0\r\nX-Forwarded-For: 10.0.0.1\r\nX-Request-Id: caller-1\r\nAuthorization: Bearer t\r\n\r\n');
+    let raw = '';
+    await new Promise<void>((resolve) => caller.on('data', (chunk: Buffer) => {
+      raw += chunk.toString();
+      if (raw.endsWith('{}')) resolve();
+    }));
+    caller.destroy();
+    for (const name of ['x-private', 'te', 'proxy-authorization']) assert.equal(seenUpstream[name], undefined, `${name} reached the upstream`);
+    assert.equal(seenUpstream['authorization'], 'Bearer t');
+    assert.equal(seenUpstream['x-request-id'], 'caller-1');
+    assert.equal(seenUpstream['x-forwarded-for'], '10.0.0.1, 127.0.0.1');
+    const head = raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase().split('\r\n');
+    const values = (name: string): string[] => head.filter((line) => line.startsWith(`${name}:`)).map((line) => line.slice(name.length + 1).trim());
+    assert.deepEqual(values('x-upstream-private'), []);
+    assert.deepEqual(values('keep-alive').filter((v) => v.includes('timeout=9')), []);
+    assert.deepEqual(values('set-cookie'), ['a=1', 'b=2']);
+    assert.deepEqual(values('x-frame-options'), ['deny']);
+    assert.deepEqual(values('x-request-id'), ['caller-1']);
+  } finally {
+    await gateway.close();
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+    echo.close();
+  }
 });

@@ -19,6 +19,9 @@ const ALWAYS: ReadonlyArray<readonly [string, string]> = Object.entries(SECURITY
 
 type Head = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
+/** The names every head gets from here; a writer handing a list leaves them out, since a list is appended to, not merged. */
+export const WRITTEN_ON_EVERY_HEAD: ReadonlySet<string> = new Set([...ALWAYS.map(([name]) => name), 'x-request-id']);
+
 export class GatewayResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   /** Set by the front door's first stage (stages.ts). */
   requestId = '';
