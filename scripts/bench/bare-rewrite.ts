@@ -3,23 +3,31 @@
  * legacy `GET /workflow_engine/getJob/:id` by calling the core's
  * `GET /operations-manager/jobs/:id` on a keep-alive pool and answering the
  * unwrapped job, with nothing else (no routing table, audit, headers or
- * error shapes). Run as its own process by the gateway benchmark.
+ * error shapes), but the same bytes each way as the gateway's. Run as its
+ * own process by the gateway benchmark.
  */
+import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request } from 'node:http';
 
 const target = new URL(process.env['TARGET']!);
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const PREFIX = '/workflow_engine/getJob/';
+/**
+ * What the gateway writes on a legacy answer besides the body: the security headers and the deprecation headers
+ * (RFC 9745, RFC 8594). The values here are getJob's as the mapping table gives them today; only their size matters.
+ */
+const ANSWER_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', deprecation: '@1635465600', sunset: 'Fri, 28 Oct 2022 00:00:00 GMT' };
 const server = createServer((req, res) => {
   const id = req.url!.startsWith(PREFIX) ? req.url!.slice(PREFIX.length) : '';
-  const headers = { accept: 'application/json', authorization: req.headers.authorization ?? '' };
+  // The same bytes as the gateway's call: the caller's credentials and the forwarding headers.
+  const headers = { accept: 'application/json', 'x-forwarded-for': req.socket.remoteAddress ?? '', 'x-forwarded-proto': 'http', 'x-forwarded-host': req.headers.host ?? '', 'sec-fetch-site': 'same-origin', authorization: req.headers.authorization ?? '' };
   const upstream = request({ host: target.hostname, port: target.port, path: `/operations-manager/jobs/${encodeURIComponent(id)}`, method: 'GET', headers, agent }, (up) => {
     const chunks: Buffer[] = [];
     up.on('data', (c: Buffer) => chunks.push(c));
     up.on('end', () => {
       const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: unknown };
       const body = JSON.stringify(envelope.data ?? null);
-      res.writeHead(up.statusCode === 200 ? 200 : 500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(up.statusCode === 200 ? 200 : 500, { ...ANSWER_HEADERS, link: `</operations-manager/jobs/${id}>; rel="successor-version"`, 'x-request-id': randomUUID(), 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
   });
