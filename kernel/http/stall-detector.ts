@@ -21,8 +21,9 @@ import type { Logger } from '../logger.ts';
 
 interface Noted {
   readonly requestId: string;
-  /** Method and path; never the query string, which may carry a token. */
-  readonly route: string;
+  /** The request line's method and target as they came; only a stall makes a route of them (`routeOf`). */
+  readonly method: string | undefined;
+  readonly url: string | undefined;
   readonly startedAt: number;
   endedAt: number;
 }
@@ -30,10 +31,11 @@ interface Noted {
 /** The last requests answered that a detector keeps, so a stall can name one that ended while it lasted. */
 const ENDED_KEPT = 16;
 
-function path(url: string | undefined): string {
-  if (url === undefined) return '/';
+/** Method and path; never the query string, which may carry a token. */
+function routeOf(noted: Noted): string {
+  const url = noted.url ?? '/';
   const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+  return `${noted.method ?? 'GET'} ${q === -1 ? url : url.slice(0, q)}`;
 }
 
 /**
@@ -78,7 +80,8 @@ export class StallDetector implements RequestNotes, StallCount {
   }
 
   note(req: IncomingMessage, res: ServerResponse, requestId: string): void {
-    const noted: Noted = { requestId, route: `${req.method ?? 'GET'} ${path(req.url)}`, startedAt: performance.now(), endedAt: Number.NaN };
+    // Nothing is built per request that only a stall reads: this runs for every request of both services.
+    const noted: Noted = { requestId, method: req.method, url: req.url, startedAt: performance.now(), endedAt: Number.NaN };
     this.inFlight.add(noted);
     res.once('close', () => {
       noted.endedAt = performance.now();
@@ -108,12 +111,13 @@ export class StallDetector implements RequestNotes, StallCount {
       this.stalls += 1;
       const running = this.runningDuring(from);
       const [first] = running;
-      logger.warn(`event loop stalled for ${Math.round(stalledMs)} ms${first ? ` during ${first.route}` : ' outside any request'}`, {
+      const route = first ? routeOf(first) : null;
+      logger.warn(`event loop stalled for ${Math.round(stalledMs)} ms${route ? ` during ${route}` : ' outside any request'}`, {
         stalledMs: Math.round(stalledMs),
         requestId: first?.requestId ?? null,
-        route: first?.route ?? null,
+        route,
         // Other requests that were running too: one of them may be the cause.
-        alsoRunning: running.slice(1, 6).map((n) => `${n.requestId} ${n.route}`),
+        alsoRunning: running.slice(1, 6).map((n) => `${n.requestId} ${routeOf(n)}`),
         stalls: this.stalls,
       });
     }, intervalMs);

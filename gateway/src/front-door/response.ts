@@ -17,6 +17,9 @@ import { SECURITY_HEADERS } from '../../../kernel/index.ts';
  */
 const ALWAYS: ReadonlyArray<readonly [string, string]> = Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value] as const);
 
+/** The same as one name, value list, appended to a writer's list in one push. */
+const ALWAYS_LIST: readonly string[] = ALWAYS.flat();
+
 type Head = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
 /** The names every head gets from here; a writer handing a list leaves them out, since a list is appended to, not merged. */
@@ -33,7 +36,7 @@ export class GatewayResponse<Request extends IncomingMessage = IncomingMessage> 
       for (const [name, value] of ALWAYS) this.setHeader(name, value);
       if (this.requestId) this.setHeader('x-request-id', this.requestId);
     } else if (Array.isArray(head)) {
-      for (const [name, value] of ALWAYS) head.push(name, value);
+      head.push(...ALWAYS_LIST);
       if (this.requestId) head.push('x-request-id', this.requestId);
     } else {
       for (const [name, value] of ALWAYS) head[name] = value;
