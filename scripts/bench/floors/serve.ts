@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STALE_AFTER_MS } from '../../../core/src/auth/service.ts';
 import type { Store } from '../../../kernel/index.ts';
 
 export type FloorHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -37,15 +38,30 @@ export function sendJson(res: ServerResponse, status: number, body: string): voi
   res.end(body);
 }
 
+/** Sessions read from the store, by the token's hash, with when they were read. */
+const kept = new Map<string, { expiresAt: number; at: number }>();
+
 /**
- * The core's session lookup for `Authorization: Bearer <token>`: the token's SHA-256 read by id from `sessions`,
- * and its expiry checked (core/src/auth/sessions.ts). True when the session is live.
+ * The core's session lookup for `Authorization: Bearer <token>`: the token's SHA-256 read by id from `sessions`
+ * and kept for the core's own window (`STALE_AFTER_MS`, core/src/auth/sessions.ts), its expiry checked on every
+ * use. True when the session is live. The core's cache does more (ends, generations, the idle touch); this is the
+ * least that reads the store as seldom.
  */
 export async function liveSession(store: Store, req: IncomingMessage): Promise<boolean> {
   const token = /^Bearer ([0-9a-f]{64})$/.exec(req.headers.authorization ?? '')?.[1];
   if (token === undefined) return false;
-  const session = await store.collection('sessions').findById(createHash('sha256').update(token).digest('hex'));
-  return session !== null && (session['expiresAt'] as number) > Date.now();
+  const id = createHash('sha256').update(token).digest('hex');
+  const now = Date.now();
+  const hit = kept.get(id);
+  if (hit !== undefined && now - hit.at < STALE_AFTER_MS && hit.expiresAt > now) return true;
+  const session = await store.collection('sessions').findById(id);
+  if (session === null) {
+    kept.delete(id);
+    return false;
+  }
+  const expiresAt = session['expiresAt'] as number;
+  kept.set(id, { expiresAt, at: now });
+  return expiresAt > now;
 }
 
 /** A floor's answer to a refused or failed request: the status alone, so a bench that sees it stops. */
