@@ -9,8 +9,8 @@
 import { ConflictError, repository } from '../../../kernel/index.ts';
 import type { Store } from '../../../kernel/index.ts';
 import type { EngineObserver } from '../metrics/core-metrics.ts';
-import { normalizeJob } from '../jobs/document.ts';
-import type { JobDoc } from '../jobs/document.ts';
+import { jobJson, normalizeJob } from '../jobs/document.ts';
+import type { JobDoc, JobJson } from '../jobs/document.ts';
 import { GroupCommit } from './group-commit.ts';
 import { hasEnded } from './lifecycle.ts';
 import { limitMessage } from './limits.ts';
@@ -73,7 +73,7 @@ export class JobCommits {
         const expected = typeof found._rev === 'number' ? found._rev : null;
         const sized = this.withinSize(w, stored, actor, (expected ?? 0) + 1);
         w = sized.w;
-        const ok = await this.group.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected, json: sized.json }, ...w.writes]);
+        const ok = await this.group.batch([{ op: 'replaceIfRev', collection: 'jobs', doc: w.job, expectedRev: expected, json: sized.json.stored }, ...w.writes]);
         if (!ok) continue; // another process changed it first: redo from what it wrote
         if (!hasEnded(stored.status) && hasEnded(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
         this.afterCommit(w);
@@ -83,19 +83,22 @@ export class JobCommits {
     });
   }
 
-  /** Stores a new job after its first change (`first`, made by the one who starts it). */
-  async insert(fresh: JobDoc, actor: string, first: (w: Working) => void): Promise<JobDoc> {
+  /**
+   * Stores a new job after its first change (`first`, made by the one who
+   * starts it); answers it with its JSON as stored and as shown.
+   */
+  async insert(fresh: JobDoc, actor: string, first: (w: Working) => void): Promise<{ job: JobDoc; json: JobJson }> {
     let w = new Working(fresh, this.deps.now, actor, this.deps.limits);
     first(w);
     this.deps.inChange(w);
     const sized = this.withinSize(w, fresh, actor, 0);
     w = sized.w;
-    await this.group.batch([{ op: 'insert', collection: 'jobs', doc: w.job, json: sized.json }, ...w.writes]);
+    await this.group.batch([{ op: 'insert', collection: 'jobs', doc: w.job, json: sized.json.stored }, ...w.writes]);
     this.deps.observer?.jobStarted();
     // A workflow of pure tasks only can end inside the change that starts it.
     if (hasEnded(w.job.status)) this.deps.observer?.jobFinished(w.job.status);
     this.afterCommit(w);
-    return w.job;
+    return { job: w.job, json: sized.json };
   }
 
   /**
@@ -105,19 +108,19 @@ export class JobCommits {
    * goes to error. Checked on every commit, so no loop can grow a job past it
    * by more than one slice.
    */
-  private withinSize(w: Working, base: JobDoc, actor: string, rev: number): { w: Working; json: string } {
+  private withinSize(w: Working, base: JobDoc, actor: string, rev: number): { w: Working; json: JobJson } {
     const { maxJobBytes } = this.deps.limits;
     w.seal();
     w.job._rev = rev;
-    const json = JSON.stringify(w.job);
+    const json = jobJson(w.job);
     // UTF-8 takes at most 3 bytes per UTF-16 unit, so most jobs are shown within the bound without counting bytes.
-    if (json.length * 3 <= maxJobBytes || Buffer.byteLength(json) <= maxJobBytes) return { w, json };
+    if (json.stored.length * 3 <= maxJobBytes || Buffer.byteLength(json.stored) <= maxJobBytes) return { w, json };
     const over = new Working(base, this.deps.now, actor, this.deps.limits);
     // The error names a task the dropped change was running, when the job as it was has none in flight.
     over.abandon(limitMessage('maxJobBytes', maxJobBytes), Object.values(w.job._runs)[0]?.key);
     over.seal();
     over.job._rev = rev;
-    return { w: over, json: JSON.stringify(over.job) };
+    return { w: over, json: jobJson(over.job) };
   }
 
   private afterCommit(w: Working): void {

@@ -7,7 +7,7 @@ import type { Caller } from '../auth/caller.ts';
 import { mayAccess } from '../auth/caller.ts';
 import { BadRequestError, jobs as jobType, repository, ValidationError } from '../../../kernel/index.ts';
 import type { ErrorDetail, Store } from '../../../kernel/index.ts';
-import type { Engine } from './engine.ts';
+import type { Engine, StartedJob } from './engine.ts';
 import { END, START } from './types.ts';
 import { ruleFor } from './lifecycle.ts';
 import type { JobAction } from './lifecycle.ts';
@@ -31,8 +31,8 @@ export function allowed(w: Working, action: JobAction, what = `${action} job ${w
 export class JobControl {
   constructor(private readonly engine: Engine, private readonly store: Store) {}
 
-  start(workflow: string, options: StartOptions, caller: Caller): Promise<JobDoc> {
-    return this.engine.startJob(workflow, options, initiatorOf(caller));
+  start(workflow: string, options: StartOptions, caller: Caller): Promise<StartedJob> {
+    return this.engine.start(workflow, options, initiatorOf(caller));
   }
 
   /** A job the caller may act on; one it may not see is not found, as in searches. */

@@ -8,7 +8,7 @@
 import { ValidationError } from '../../../kernel/index.ts';
 import type { Logger, Store } from '../../../kernel/index.ts';
 import type { EngineObserver } from '../metrics/core-metrics.ts';
-import type { JobDoc } from '../jobs/document.ts';
+import type { JobDoc, JobJson } from '../jobs/document.ts';
 import type { Authority } from './authority.ts';
 import { JobCommits } from './commits.ts';
 import type { JobLimits } from './limits.ts';
@@ -36,6 +36,12 @@ export interface EngineDeps {
   readonly observer?: EngineObserver;
   /** Where slices, waves and child jobs wait their turn; the engine's own unless given. */
   readonly turns?: TurnQueue;
+}
+
+/** A job just started, as committed, with its JSON as stored and as shown. */
+export interface StartedJob {
+  readonly job: JobDoc;
+  readonly json: JobJson;
 }
 
 export class Engine {
@@ -95,6 +101,11 @@ export class Engine {
   }
 
   async startJob(workflowName: string, options: StartOptions, initiator: Initiator, parent: JobDoc | null = null): Promise<JobDoc> {
+    return (await this.start(workflowName, options, initiator, parent)).job;
+  }
+
+  /** Starts a job and answers it as committed, with its JSON (a start's answer shows the job as it was stored). */
+  async start(workflowName: string, options: StartOptions, initiator: Initiator, parent: JobDoc | null = null): Promise<StartedJob> {
     const workflow = await this.deps.workflows.byName(workflowName);
     if (!workflow) throw new ValidationError(`Workflow ${workflowName} does not exist`, [{ parameter: 'workflow', message: `no workflow is named ${workflowName}` }]);
     const given = options.variables ?? {};
@@ -102,11 +113,11 @@ export class Engine {
     const variables = normalizeVariables(given);
     checkVariables(workflow, variables, undefinedNames, options.onTypeMismatch);
     const fresh = newJob(workflow, { ...options, variables }, initiator, parent, this.now());
-    const job = await this.commits.insert(fresh, initiator.id, (w) => w.follow(START, 'success'));
+    const started = await this.commits.insert(fresh, initiator.id, (w) => w.follow(START, 'success'));
     // At debug: the job's document and the jobs-started metric record every start, and a line at info cost a
     // start about 2-8% of its time (BENCHMARKS.md, "Where a job's time goes").
-    if (this.deps.logger.isDebugEnabled()) this.deps.logger.debug('job started', { jobId: job._id, workflow: workflow.name, parent: parent?._id });
-    return job;
+    if (this.deps.logger.isDebugEnabled()) this.deps.logger.debug('job started', { jobId: started.job._id, workflow: workflow.name, parent: parent?._id });
+    return started;
   }
 
   /** Resolves when the job is complete, canceled or in error. */

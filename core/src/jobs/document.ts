@@ -70,6 +70,9 @@ export interface JobDoc {
  */
 export const INTERNAL_JOB_FIELDS: readonly string[] = [...jobType.internal];
 
+/** What a start, run or order answer leaves out of a job. */
+const HIDDEN: ReadonlySet<string> = new Set([...INTERNAL_JOB_FIELDS, 'output']);
+
 /**
  * A job as the start, run and order answers show it: without the engine's
  * fields, and without `output`, which is read back on its own
@@ -77,8 +80,36 @@ export const INTERNAL_JOB_FIELDS: readonly string[] = [...jobType.internal];
  */
 export function shownJob(job: Readonly<JobDoc> | Readonly<Doc>): Doc {
   const shown: Doc = { ...job };
-  for (const field of [...INTERNAL_JOB_FIELDS, 'output']) delete shown[field];
+  for (const field of HIDDEN) delete shown[field];
   return shown;
+}
+
+/** A job as JSON text: what the store keeps, and what `shownJob` of it would be. */
+export interface JobJson {
+  /** `JSON.stringify(job)`, to the byte. */
+  readonly stored: string;
+  /** `JSON.stringify(shownJob(job))`, to the byte. */
+  readonly shown: string;
+}
+
+/**
+ * Both texts from one pass over the job's fields, each field serialised
+ * once: a start answers the job it stored, and serialising the whole job a
+ * second time for the answer cost the start about a tenth of what the first
+ * did (BENCHMARKS.md, "The engine at a thousand jobs a second?"). Fields
+ * JSON leaves out (undefined, functions) are left out of both.
+ */
+export function jobJson(job: Readonly<JobDoc>): JobJson {
+  let stored = '';
+  let shown = '';
+  for (const key of Object.keys(job)) {
+    const value = JSON.stringify(job[key]);
+    if (value === undefined) continue;
+    const field = `${JSON.stringify(key)}:${value}`;
+    stored = stored === '' ? field : `${stored},${field}`;
+    if (!HIDDEN.has(key)) shown = shown === '' ? field : `${shown},${field}`;
+  }
+  return { stored: `{${stored}}`, shown: `{${shown}}` };
 }
 
 /**

@@ -6,7 +6,6 @@ import Joi from 'joi';
 import type { JobControl } from '../engine/control.ts';
 import type { GroupChange, TaskControl } from '../engine/task-control.ts';
 import type { FinishState } from '../engine/types.ts';
-import { shownJob } from '../jobs/document.ts';
 import { answer, compareReleases, joiBody, joiObjectId, joiParams, NULL } from '../../../kernel/index.ts';
 import type { AnyRoute, ErrorDetail, HttpMethod } from '../../../kernel/index.ts';
 import { JOB, MANUAL_CONTROLLER } from './answers.ts';
@@ -109,12 +108,13 @@ export function controlRoutes(jobs: JobControl, tasks: TaskControl, release: str
       async handle({ body }, ctx) {
         let mismatches: readonly ErrorDetail[] = [];
         const options = lenient ? { ...body.options, onTypeMismatch: (details: readonly ErrorDetail[]) => (mismatches = details) } : body.options;
-        const job = await jobs.start(body.workflow, options, ctx.caller!);
+        const { job, json } = await jobs.start(body.workflow, options, ctx.caller!);
         if (mismatches.length > 0) {
           ctx.koa.set('Warning', warnings(mismatches));
           ctx.logger.warn('job started with variables that do not match the inputSchema', { jobId: job._id, workflow: body.workflow, release, mismatches: mismatches.map((d) => `${d.parameter} ${d.message}`) });
         }
-        return { body: { message: 'Successfully started the job', data: shownJob(job), metadata: {} } };
+        // The job's JSON as it was committed, not serialised again: the bytes `{ data: shownJob(job) }` would give.
+        return { json: `{"message":"Successfully started the job","data":${json.shown},"metadata":{}}` };
       },
     }),
     bulk('cancel', 'cancelJobs', jobs),

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { jobs as jobType } from '../../../kernel/index.ts';
-import { INTERNAL_JOB_FIELDS, normalizeJob, principalOfJob, shownJob } from '../../../core/src/jobs/document.ts';
+import { INTERNAL_JOB_FIELDS, jobJson, normalizeJob, principalOfJob, shownJob } from '../../../core/src/jobs/document.ts';
 import type { JobDoc } from '../../../core/src/jobs/document.ts';
 import { JOB_STATUSES as LIFECYCLE_STATUSES } from '../../../core/src/engine/lifecycle.ts';
 import { JOB_STATUSES as SEEDED_STATUSES, STATUS_WEIGHTS } from '../../../core/src/seed/generate.ts';
@@ -56,4 +56,27 @@ test('the seed draws every status of the lifecycle, each with a share, and no ot
   assert.deepEqual([...SEEDED_STATUSES].sort(), [...LIFECYCLE_STATUSES].sort());
   assert.equal(STATUS_WEIGHTS.length, SEEDED_STATUSES.length);
   assert.equal(STATUS_WEIGHTS.reduce((a, b) => a + b, 0), 100);
+});
+
+test("a job's JSON is, to the byte, what serialising it and its shown view would give, odd values included", () => {
+  const odd = storedJob() as JobDoc & Record<string, unknown>;
+  // Left out of JSON as JSON leaves them out; the rest in their order, escaped as JSON escapes them.
+  odd['description'] = 'quote " back\\slash \u2028 é 🚀';
+  odd['skipped'] = undefined;
+  odd['fn'] = () => 1;
+  odd['when'] = new Date(0);
+  odd['variables'] = JSON.parse('{"__proto__":{"polluted":true},"nested":{"a":[1,null,"x"]}}') as Record<string, unknown>;
+  odd['1'] = 'an index-like key, which JSON puts first';
+  for (const job of [storedJob(), odd, { ...storedJob(), output: undefined } as JobDoc]) {
+    const json = jobJson(job);
+    assert.equal(json.stored, JSON.stringify(job));
+    assert.equal(json.shown, JSON.stringify(shownJob(job)));
+  }
+  assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+});
+
+test("a job's shown JSON carries none of the internal fields nor its output", () => {
+  const shown = JSON.parse(jobJson(storedJob()).shown) as Record<string, unknown>;
+  for (const field of [...jobType.internal, 'output']) assert.equal(Object.hasOwn(shown, field), false, field);
+  assert.deepEqual(shown['variables'], { x: 1 });
 });
