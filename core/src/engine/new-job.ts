@@ -6,7 +6,6 @@ import { BadRequestError, checkData, newObjectId, setOwn, summary, ValidationErr
 import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from './types.ts';
 import type { StudioWorkflow } from './types.ts';
-import { copyJson } from '../jobs/copy.ts';
 import type { JobDoc, TaskEntry } from '../jobs/document.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { PrincipalKind } from '../auth/principal.ts';
@@ -68,12 +67,14 @@ export function checkVariables(workflow: StudioWorkflow, variables: Record<strin
   throw new ValidationError(`Job variables do not match the workflow's inputSchema: ${summary(result.details, result.details.length)}`, result.details);
 }
 
+/** The job a start stores, before its first change. It shares parts with `workflow`: copy it before changing it. */
 export function newJob(workflow: StudioWorkflow, options: StartOptions, initiator: Initiator, parent: JobDoc | null, now: number): JobDoc {
   const _id = newObjectId(now);
   const iso = new Date(now).toISOString();
   const tasks: Record<string, TaskEntry> = {};
+  // Shallow: the engine changes a copy of the new job (working.ts), so that is the one deep copy a start needs.
   for (const [key, task] of Object.entries(workflow.tasks)) {
-    tasks[key] = { ...copyJson(task), status: 'incomplete', iterations: [], metrics: {} };
+    tasks[key] = { ...task, status: 'incomplete', iterations: [], metrics: {} };
   }
   const start = tasks[START];
   if (start) {
@@ -88,7 +89,7 @@ export function newJob(workflow: StudioWorkflow, options: StartOptions, initiato
     description: options.description ?? String(workflow.description ?? ''),
     type: options.type ?? 'automation',
     tasks,
-    transitions: copyJson(workflow.transitions),
+    transitions: workflow.transitions,
     status: 'running',
     variables: { ...normalizeVariables(options.variables ?? {}), _id, initiator: initiator.username },
     watchers: [],
