@@ -72,10 +72,26 @@ async function moderate(name: string, url: string, token: string, rate: number, 
 }
 
 const MODERATE_ROUNDS = 5;
+const SATURATED_ROUNDS = 3;
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** A path's saturated rounds as one row: medians of each figure, errors summed. */
+function medianLoad(rounds: readonly Load[]): Load {
+  const of = (pick: (l: Load) => number): number => median(rounds.map(pick));
+  return {
+    name: rounds[0]!.name,
+    url: rounds[0]!.url,
+    rps: of((r) => r.rps),
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+    proxyCpu: rounds[0]!.proxyCpu === null ? null : of((r) => r.proxyCpu ?? 0),
+    coreCpu: of((r) => r.coreCpu),
+  };
 }
 
 /** A path's rounds at the moderate rate as one row: medians of each figure, errors and late sends summed. */
@@ -147,7 +163,13 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       ['legacy getJob, bare Node rewrite', `http://127.0.0.1:${bareRewrite.port}/workflow_engine/getJob/${id}`, { proxy: bareRewrite.child.pid!, core: corePid }],
     ];
     for (const [, url, pids] of rows) await load('warm-up', url, token, 2, connections, pids);
-    for (const [name, url, pids] of rows) runs.push(await load(name, url, token, seconds, connections, pids));
+    // Saturated rounds interleaved too, each row the median of its rounds: one row run once moved the CPU ratios by
+    // 0.2 between runs of the same tree.
+    const saturated: Load[][] = rows.map(() => []);
+    for (let round = 0; round < SATURATED_ROUNDS; round += 1) {
+      for (const [i, [name, url, pids]] of rows.entries()) saturated[i]!.push(await load(name, url, token, seconds, connections, pids));
+    }
+    runs.push(...saturated.map(medianLoad));
     const [direct, bareProxy, passThrough, legacy, bareLegacy] = runs as [Load, Load, Load, Load, Load];
     // Moderate: a quarter of what the slowest path sustains, offered to every path alike.
     const rate = Math.max(100, Math.floor(Math.min(...runs.map((r) => r.rps)) / 4 / 50) * 50);
@@ -190,7 +212,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       '',
       `Command: \`npm run bench\` (gateway part: \`npm run bench -- --only gateway\`) · date ${date} · ${cpus().length} cores · Node ${process.version}`,
       '',
-      `autocannon, ${connections} connections, ${seconds} s per row after a 2 s warm-up, all processes real and on this machine: \`GET /operations-manager/jobs/:id\` (one job, about 3 KB) with a bearer token, on a store of 2,000 seeded jobs. The legacy row is \`GET /workflow_engine/getJob/:id\`, which the gateway rewrites into that same call and unwraps.`,
+      `autocannon, ${connections} connections, ${seconds} s per row after a 2 s warm-up, ${SATURATED_ROUNDS} rounds with the rows interleaved, each figure the median of a row's rounds, all processes real and on this machine: \`GET /operations-manager/jobs/:id\` (one job, about 3 KB) with a bearer token, on a store of 2,000 seeded jobs. The legacy row is \`GET /workflow_engine/getJob/:id\`, which the gateway rewrites into that same call and unwraps.`,
       '',
       'CPU columns: CPU time (user and system, from `/proc`) the proxy in the path and the core used during the row, divided by the requests answered. With every process and autocannon on the same cores, throughput follows the CPU a request costs in total.',
       '',
