@@ -126,7 +126,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
   };
   const gateway = await startService('gateway/src/main.ts', gatewayEnv(coreUrl));
   const bare = await startService('scripts/bench/bare-proxy.ts', { TARGET: coreUrl });
-  const bareRewrite = await startService('scripts/bench/bare-rewrite.ts', { TARGET: coreUrl });
+  const bareRewrite = await startService('scripts/bench/bare-rewrite.ts', { TARGET: coreUrl, JOURNAL_DIR: gatewayEnv(coreUrl)['DATA_DIR']! });
   // For the cost of metrics, fresh pairs on the same store, started per round by metrics-cost.ts: the pair above has
   // answered every other row first (a larger audit table, a longer journal), which a comparison would charge to the metrics.
   const startPair: StartPair = async (variant, cpus) => {
@@ -228,7 +228,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       '',
       ...goalTable(readings),
       '',
-      `The floor of a rewrite: a bare Node server doing only this rewrite (one keep-alive call to the core, parse, unwrap, answer; \`scripts/bench/bare-rewrite.ts\`) runs ${relative(1 - bareLegacy.rps / passThrough.rps)} the gateway's pass-through of the new call, at ${us(bareLegacy.proxyCpu)} µs of CPU per request against the gateway's ${us(legacy.proxyCpu)} µs; the gateway's rewrite runs ${relative(1 - legacy.rps / bareLegacy.rps)} that floor.`,
+      `The floor of a rewrite: a bare Node server doing only this rewrite with the same bytes each way (one keep-alive call to the core, parse, unwrap, one journal line per call written once per turn before the answers, as the gateway's audit journal does; \`scripts/bench/bare-rewrite.ts\`) runs ${relative(1 - bareLegacy.rps / passThrough.rps)} the gateway's pass-through of the new call, at ${us(bareLegacy.proxyCpu)} µs of CPU per request against the gateway's ${us(legacy.proxyCpu)} µs; the gateway's rewrite runs ${relative(1 - legacy.rps / bareLegacy.rps)} that floor.`,
       '',
       `For scale: the core direct answers ${direct.rps.toFixed(0)} req/s; every proxy shares the two cores with it and with autocannon.`,
       '',
