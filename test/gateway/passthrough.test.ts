@@ -188,7 +188,9 @@ test('hop-by-hop headers, and those Connection names, go neither way; the gatewa
   const s = await listen(gateway.app, 0, '127.0.0.1');
   try {
     const caller = connect((s.address() as AddressInfo).port, '127.0.0.1');
-    caller.write('GET /operations-manager/jobs HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, X-Private\r\nX-Private: secret\r\nTE: trailers\r\nProxy-Authorization: Basic c2VjcmV0\r\nX-Forwarded-For: 10.0.0.1\r\nX-Request-Id: caller-1\r\nAuthorization: Bearer t\r\n\r\n');
+    // Listing the gateway's own headers in Connection must not take them off the call: the core would then see
+    // every such caller as the gateway itself.
+    caller.write('GET /operations-manager/jobs HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, X-Private, X-Forwarded-For, X-Request-Id, Host\r\nX-Private: secret\r\nTE: trailers\r\nProxy-Authorization: Basic c2VjcmV0\r\nX-Forwarded-For: 10.0.0.1\r\nX-Request-Id: caller-1\r\nAuthorization: Bearer t\r\n\r\n');
     let raw = '';
     await new Promise<void>((resolve) => caller.on('data', (chunk: Buffer) => {
       raw += chunk.toString();
@@ -199,6 +201,8 @@ test('hop-by-hop headers, and those Connection names, go neither way; the gatewa
     assert.equal(seenUpstream['authorization'], 'Bearer t');
     assert.equal(seenUpstream['x-request-id'], 'caller-1');
     assert.equal(seenUpstream['x-forwarded-for'], '10.0.0.1, 127.0.0.1');
+    assert.equal(seenUpstream['x-forwarded-proto'], 'http');
+    assert.match(String(seenUpstream['host']), /^127\.0\.0\.1:\d+$/);
     const head = raw.slice(0, raw.indexOf('\r\n\r\n')).toLowerCase().split('\r\n');
     const values = (name: string): string[] => head.filter((line) => line.startsWith(`${name}:`)).map((line) => line.slice(name.length + 1).trim());
     assert.deepEqual(values('x-upstream-private'), []);
