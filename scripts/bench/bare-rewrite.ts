@@ -10,15 +10,17 @@ import { randomUUID } from 'node:crypto';
 import { openSync, writeSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import { join } from 'node:path';
+import { SECURITY_HEADERS } from '../../kernel/http/raw-answer.ts';
 
 const target = new URL(process.env['TARGET']!);
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 const PREFIX = '/workflow_engine/getJob/';
 /**
- * What the gateway writes on a legacy answer besides the body: the security headers and the deprecation headers
- * (RFC 9745, RFC 8594). The values here are getJob's as the mapping table gives them today; only their size matters.
+ * What the gateway writes on a legacy answer besides the body: the security headers (the kernel's own list) and the
+ * deprecation headers (RFC 9745, RFC 8594). These two values are getJob's as the mapping table gives them today;
+ * only their size matters.
  */
-const ANSWER_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', deprecation: '@1635465600', sunset: 'Fri, 28 Oct 2022 00:00:00 GMT' };
+const ANSWER_HEADERS = { ...SECURITY_HEADERS, deprecation: '@1635465600', sunset: 'Fri, 28 Oct 2022 00:00:00 GMT' };
 /**
  * The record every legacy call leaves before it is answered, as the gateway's audit journal keeps it (a kill
  * after the answer keeps the record): the least that does it, one JSON line per call appended to a file, the
