@@ -63,8 +63,9 @@ export function docsPage(): Asset {
 /** One of the page's files by name, or null for any other name. Read once, on first use. */
 export function docsAsset(name: string): Asset | null {
   if (name === 'init.js') return { type: 'text/javascript; charset=utf-8', body: Buffer.from(INIT) };
-  const type = PACKAGE_FILES[name];
-  if (!type) return null;
+  // An own key only: a name from the URL such as `constructor` must not read the prototype (and then the disk).
+  if (!Object.hasOwn(PACKAGE_FILES, name)) return null;
+  const type = PACKAGE_FILES[name]!;
   let body = cache.get(name);
   if (!body) {
     body = readFileSync(join(packageDir, name));
