@@ -109,7 +109,9 @@ export async function requireRole(ctx: Context, client: CoreClient, check: RoleC
   if (!credentials.authorization && !credentials.cookie && !credentials.token) throw new UnauthenticatedError();
   // The upstream counts a failed Basic login against the client, not the gateway (docs/auth.md, "Forwarded addresses").
   const forwarded = { client: ctx.ip, proto: ctx.protocol === 'https' ? 'https' : 'http', host: ctx.host, viaProxy: false } as const;
-  const call = client.forCaller(credentials, forwardingHeaders(ctx.req.socket.remoteAddress ?? '', ctx.req.headers, forwarded));
+  // The front door has put its own request id in place of the caller's (front-door/stages.ts).
+  const requestId = ctx.req.headers['x-request-id'];
+  const call = client.forCaller(credentials, { ...forwardingHeaders(ctx.req.socket.remoteAddress ?? '', ctx.req.headers, forwarded), ...(typeof requestId === 'string' ? { 'x-request-id': requestId } : {}) });
   const answer = await ask(call, '/whoami', {}, 'who the caller is');
   if (answer.status !== 200) throw refusalOf(answer, 'who the caller is');
   const whoami = isRecord(answer.body) ? answer.body : {};

@@ -24,9 +24,11 @@ export interface Credentials {
 
 /**
  * X-Forwarded-For, -Proto and -Host of the legacy request (proxy.ts), so the core counts the real client;
- * and Sec-Fetch-Site once the gateway has applied the cross-site rule to the legacy request itself.
+ * X-Request-Id, the gateway's id of that request, so the core's log lines of the calls made in its place carry
+ * the id the caller was answered with (as a passed-through call's do); and Sec-Fetch-Site once the gateway has
+ * applied the cross-site rule to the legacy request itself.
  */
-export type Forwarding = Readonly<Record<'x-forwarded-for' | 'x-forwarded-proto' | 'x-forwarded-host', string> & { 'sec-fetch-site'?: 'same-origin' }>;
+export type Forwarding = Readonly<Record<'x-forwarded-for' | 'x-forwarded-proto' | 'x-forwarded-host', string> & { 'x-request-id'?: string; 'sec-fetch-site'?: 'same-origin' }>;
 
 export interface CoreClient {
   forCaller(credentials: Credentials, forwarding?: Forwarding): CallCore;

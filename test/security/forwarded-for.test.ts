@@ -117,3 +117,22 @@ test("failed Basic credentials on the gateway's own routes are counted against t
   assert.equal(report.status, 429, report.text);
   assert.equal((await login(gw.url, '127.0.0.1', ADMIN_PASSWORD)).status, 200, "the gateway's own address is not");
 });
+
+test("the core's log lines of a rewritten legacy call carry the request id the gateway answered with", async () => {
+  const from = '127.0.0.46';
+  const res = await send(`${gw.url}/workflow_engine/getJob/no-such-job`, { from, headers: { authorization: `Bearer ${core.adminToken}`, 'x-request-id': 'legacy-call-id' } });
+  assert.ok(res.headers['deprecation'], 'a rewritten legacy call');
+  const id = res.headers['x-request-id'];
+  assert.equal(id, 'legacy-call-id');
+  const lines = core.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['message'] === 'request' && l['requestId'] === id);
+  assert.ok(lines.length > 0, 'the core logged the call made in the legacy call\'s place under its id');
+  assert.ok(lines.every((l) => l['client'] === from), 'and named the client behind the gateway');
+});
+
+test("the core's log line of the gateway's own role check carries the request id the gateway answered with", async () => {
+  const res = await send(`${gw.url}/gateway/audit/report`, { from: '127.0.0.47', headers: { authorization: `Bearer ${core.adminToken}`, 'x-request-id': 'audit-report-id' } });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.headers['x-request-id'], 'audit-report-id');
+  const lines = core.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['message'] === 'request' && l['requestId'] === 'audit-report-id');
+  assert.ok(lines.length > 0, 'the core logged the whoami check under the id');
+});

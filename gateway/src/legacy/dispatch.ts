@@ -102,7 +102,7 @@ class LegacyCall implements Call {
     // The core counts failed logins of the client, not of the gateway: it is told who that is as the pass-through tells it.
     // The calls made in the legacy request's place are the gateway's own, sent only once crossSite() let the
     // legacy request through: a page cannot set Sec-Fetch-Site, so the core takes the gateway's word for it.
-    this.callCore = shared.deps.client.forCaller(this.credentials, { ...forwardingHeaders(x.peer(), x.req.headers, x.forwarded()), 'sec-fetch-site': 'same-origin' });
+    this.callCore = shared.deps.client.forCaller(this.credentials, { ...forwardingHeaders(x.peer(), x.req.headers, x.forwarded()), 'x-request-id': x.requestId, 'sec-fetch-site': 'same-origin' });
   }
 
   crossSite(): string | null {
