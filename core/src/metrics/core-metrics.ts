@@ -5,8 +5,8 @@
  * so a scrape storm costs at most one set of counts per interval.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DURATION_BUCKETS, jobs as jobType, processMetrics, requestDuration, tasks as taskType } from '../../../kernel/index.ts';
-import type { DocType, ObserveRequest, StallCount, Store } from '../../../kernel/index.ts';
+import { DURATION_BUCKETS, jobs as jobType, processMetrics, requestDuration, TallyCounter, TallyHistogram, tasks as taskType } from '../../../kernel/index.ts';
+import type { CounterTally, DocType, HistogramTally, ObserveRequest, StallCount, Store } from '../../../kernel/index.ts';
 import { CORE_COLLECTION_NAMES } from '../store/collections.ts';
 // The statuses jobs and tasks take (docs/lifecycle.md); each is always reported, 0 when none.
 import { JOB_STATUSES, TASK_STATUSES } from '../engine/lifecycle.ts';
@@ -87,8 +87,10 @@ export function createCoreMetrics(store: Store, now: () => number = Date.now, st
   const started = new Counter({ name: 'iap_jobs_started_total', help: 'Jobs started by this core', registers: [registry] });
   const finished = new Counter({ name: 'iap_jobs_finished_total', help: 'Jobs that reached a final status in this core', labelNames: ['status'] as const, registers: [registry] });
   const taskDuration = new Histogram({ name: 'iap_task_duration_seconds', help: 'Time a task handler took, by finish state', labelNames: ['finish_state'] as const, buckets: DURATION_BUCKETS, registers: [registry] });
-  const relayTotal = new Counter({ name: 'iap_relay_requests_total', help: 'Requests relayed to orchestrator adapters', labelNames: ['adapter', 'outcome'] as const, registers: [registry] });
-  const relayDuration = new Histogram({ name: 'iap_relay_request_duration_seconds', help: 'Time a relayed request took', labelNames: ['adapter'] as const, buckets: DURATION_BUCKETS, registers: [registry] });
+  const relayTotal = new TallyCounter({ name: 'iap_relay_requests_total', help: 'Requests relayed to orchestrator adapters', labelNames: ['adapter', 'outcome'] as const, registers: [registry] });
+  const relayDuration = new TallyHistogram({ name: 'iap_relay_request_duration_seconds', help: 'Time a relayed request took', labelNames: ['adapter'] as const, buckets: DURATION_BUCKETS, registers: [registry] });
+  // A relayed call is a hot path: its label sets are resolved once (the adapter is a configured name or `other`).
+  const relayTallies = new Map<string, { readonly duration: HistogramTally; ok?: CounterTally; error?: CounterTally }>();
   const schedulerRuns = new Counter({ name: 'iap_scheduler_runs_total', help: 'Scheduled documents run, by scheduler and outcome', labelNames: ['scheduler', 'outcome'] as const, registers: [registry] });
   return {
     registry,
@@ -99,8 +101,13 @@ export function createCoreMetrics(store: Store, now: () => number = Date.now, st
       taskFinished: (finishState, seconds) => taskDuration.observe({ finish_state: finishState }, seconds),
     },
     relay(adapter, outcome, seconds) {
-      relayTotal.inc({ adapter, outcome });
-      relayDuration.observe({ adapter }, seconds);
+      let tallies = relayTallies.get(adapter);
+      if (tallies === undefined) {
+        tallies = { duration: relayDuration.tally({ adapter }) };
+        relayTallies.set(adapter, tallies);
+      }
+      (tallies[outcome] ??= relayTotal.tally({ adapter, outcome })).n += 1;
+      tallies.duration.observe(seconds);
     },
     schedulerRun: (scheduler, outcome) => schedulerRuns.inc({ scheduler, outcome }),
   };

@@ -129,3 +129,28 @@ test('with metrics off, GET /metrics is not served', async () => {
     await off.close();
   }
 });
+
+test('relayed requests are counted by adapter and outcome, and timed by adapter, as prom-client writes them', async () => {
+  const store = SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS });
+  const metrics = createCoreMetrics(store);
+  metrics.relay('NSO A', 'ok', 0.002);
+  metrics.relay('NSO A', 'ok', 0.001);
+  metrics.relay('NSO A', 'error', 0.3);
+  metrics.relay('other', 'ok', 12);
+  const text = await metrics.registry.metrics();
+  assert.equal(valueOf(text, 'iap_relay_requests_total', { adapter: 'NSO A', outcome: 'ok' }), 2);
+  assert.equal(valueOf(text, 'iap_relay_requests_total', { adapter: 'NSO A', outcome: 'error' }), 1);
+  assert.equal(valueOf(text, 'iap_relay_requests_total', { adapter: 'other', outcome: 'ok' }), 1);
+  assert.equal(valueOf(text, 'iap_relay_requests_total', { adapter: 'other', outcome: 'error' }), undefined, 'no outcome that did not happen');
+  // Upper-inclusive buckets: 0.001 counts in le="0.001".
+  assert.equal(valueOf(text, 'iap_relay_request_duration_seconds_bucket', { adapter: 'NSO A', le: '0.001' }), 1);
+  assert.equal(valueOf(text, 'iap_relay_request_duration_seconds_bucket', { adapter: 'NSO A', le: '0.0025' }), 2);
+  assert.equal(valueOf(text, 'iap_relay_request_duration_seconds_bucket', { adapter: 'NSO A', le: '0.5' }), 3);
+  assert.equal(valueOf(text, 'iap_relay_request_duration_seconds_bucket', { adapter: 'other', le: '10' }), 0);
+  assert.equal(valueOf(text, 'iap_relay_request_duration_seconds_bucket', { adapter: 'other', le: '+Inf' }), 1);
+  assert.equal(valueOf(text, 'iap_relay_request_duration_seconds_count', { adapter: 'NSO A' }), 3);
+  assert.ok(Math.abs(valueOf(text, 'iap_relay_request_duration_seconds_sum', { adapter: 'NSO A' })! - 0.303) < 1e-9);
+  // Counted since the last scrape, not twice.
+  assert.equal(valueOf(await metrics.registry.metrics(), 'iap_relay_requests_total', { adapter: 'NSO A', outcome: 'ok' }), 2);
+  store.close();
+});
