@@ -49,13 +49,16 @@ export function keptAlivePools(): Pools {
  */
 export function exchange(pools: Pools, x: Exchange): Promise<Answered> {
   return new Promise((resolve, reject) => {
-    const secure = x.url.protocol === 'https:';
     const headers: OutgoingHttpHeaders = x.body === null ? x.headers : { ...x.headers, 'content-length': Buffer.byteLength(x.body) };
-    const common = { method: x.method, hostname: x.url.hostname.replace(/^\[|\]$/g, ''), port: x.url.port, path: `${x.url.pathname}${x.url.search}`, headers };
+    const host = x.url.hostname;
+    // An IPv6 literal's brackets are URL syntax, not part of the address.
+    const hostname = host.startsWith('[') ? host.slice(1, -1) : host;
+    const path = x.url.search === '' ? x.url.pathname : `${x.url.pathname}${x.url.search}`;
     // The https agent keeps sockets apart by `ca` and `rejectUnauthorized`, so adapters with other TLS settings share none.
-    const req = secure
-      ? httpsRequest({ ...common, agent: pools.https, rejectUnauthorized: x.tls.rejectUnauthorized, ...(x.tls.ca === null ? {} : { ca: x.tls.ca }) })
-      : httpRequest({ ...common, agent: pools.http });
+    const req =
+      x.url.protocol === 'https:'
+        ? httpsRequest({ method: x.method, hostname, port: x.url.port, path, headers, agent: pools.https, rejectUnauthorized: x.tls.rejectUnauthorized, ...(x.tls.ca === null ? {} : { ca: x.tls.ca }) })
+        : httpRequest({ method: x.method, hostname, port: x.url.port, path, headers, agent: pools.http });
     let settled = false;
     const settle = (fn: () => void): void => {
       if (settled) return;

@@ -24,7 +24,7 @@ interface Seen {
   readonly socket: number;
 }
 
-async function serve(handle: (req: IncomingMessage, res: ServerResponse, body: string) => void, tls: { key: string; cert: string } | null = null): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
+async function serve(handle: (req: IncomingMessage, res: ServerResponse, body: string) => void, tls: { key: string; cert: string } | null = null, host = '127.0.0.1'): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const sockets = new Map<unknown, number>();
   const listener: RequestListener = (req, res) => {
@@ -37,10 +37,13 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse, body: s
     });
   };
   const server = tls ? createHttpsServer(tls, listener) : createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     seen,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -64,6 +67,22 @@ test('calls in turn share one kept-alive connection and carry the adapter\'s cre
     assert.deepEqual(server.seen.map((s) => s.socket), [1, 1, 1]);
     assert.equal(server.seen[0]!.headers.authorization, `Basic ${Buffer.from('u:p').toString('base64')}`);
     assert.equal(server.seen[0]!.headers.accept, 'application/yang-data+json');
+  } finally {
+    await server.close();
+  }
+});
+
+test('an orchestrator at an IPv6 address is reached, its path and query sent as given', async (t) => {
+  let server: Awaited<ReturnType<typeof serve>>;
+  try {
+    server = await serve((_req, res) => json(res, 200, { ok: true }), null, '::1');
+  } catch (err) {
+    t.skip(`skipped: this machine has no IPv6 loopback (${(err as Error).message})`);
+    return;
+  }
+  try {
+    assert.deepEqual(await new OrchestratorClient().send(adapterAt(server.url), get(`${server.url}/restconf/data/devices?depth=2`)), { status: 200, data: { ok: true } });
+    assert.equal(server.seen[0]!.url, '/restconf/data/devices?depth=2');
   } finally {
     await server.close();
   }
