@@ -7,7 +7,7 @@ import { checkDocumentSize } from '../limits.ts';
 import { DuplicateKeyError } from '../types.ts';
 import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
 import { splitText } from '../../search/conditions.ts';
-import { ftsTable, jsonPath, quoteIdent } from './columns.ts';
+import { ftsTable, generatedPaths, jsonPath, quoteIdent } from './columns.ts';
 import { TEXT_TIDY_DEFAULTS, TextTidy } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
 import { CollectionTotals } from './collection-totals.ts';
@@ -42,7 +42,7 @@ export class SqliteCollection implements DocCollection {
   constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number, tidy: TextTidyOptions = TEXT_TIDY_DEFAULTS) {
     this.name = spec.name;
     this.table = quoteIdent(spec.name);
-    this.compiler = new SqlCompiler(spec.name);
+    this.compiler = new SqlCompiler(spec.name, new Set(generatedPaths(spec)));
     const text = spec.indexes.some((ix) => Object.values(ix.key).includes('text'));
     this.totals = new CollectionTotals(db, spec.name, this.table, this.compiler, (sql) => this.stmt(sql), { countCacheEntries, text });
     this.tidy = text ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;

@@ -9,7 +9,7 @@ import type { Condition, SortKey, TextQuery } from '../../search/conditions.ts';
 import { splitText } from '../../search/conditions.ts';
 import type { FieldDef } from '../../search/fields.ts';
 import type { Scalar } from '../../search/values.ts';
-import { columnName, ftsTable, jsonPath, quoteIdent } from './columns.ts';
+import { fieldSql, ftsTable, jsonPath, quoteIdent } from './columns.ts';
 
 export type SqlParam = string | number;
 
@@ -41,7 +41,8 @@ export function prefixUpperBound(prefix: string): string | null {
 }
 
 export class SqlCompiler {
-  constructor(private readonly collection: string) {}
+  /** `columns`: the paths with a generated column (columns.ts `generatedPaths`); other fields are read from `doc`. */
+  constructor(private readonly collection: string, private readonly columns: ReadonlySet<string>) {}
 
   /**
    * `textAsFilter` writes the text condition so the planner cannot drive the
@@ -58,7 +59,7 @@ export class SqlCompiler {
   }
 
   orderBy(sort: readonly SortKey[]): string {
-    return sort.map((k) => `t.${quoteIdent(columnName(k.field.path))} ${k.direction === -1 ? 'DESC' : 'ASC'}`).join(', ');
+    return sort.map((k) => `${fieldSql(this.columns, k.field.path)} ${k.direction === -1 ? 'DESC' : 'ASC'}`).join(', ');
   }
 
   private node(c: Condition): SqlFragment {
@@ -88,7 +89,7 @@ export class SqlCompiler {
     // integer beyond 2^53 exactly and disagree. No number field is indexed.
     const read = (v: string): string => (field.type === 'number' ? `CAST(${v} AS REAL)` : v);
     const at = (v: string) => predicate(read(v), v);
-    if (!field.array) return at(`t.${quoteIdent(columnName(field.path))}`);
+    if (!field.array) return at(fieldSql(this.columns, field.path));
     if (field.arrayOfObjects) {
       const within = field.path.slice(field.arrayOfObjects.length + 1);
       const inner = at(`json_extract(e.value, '${jsonPath(within)}')`);

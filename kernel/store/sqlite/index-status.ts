@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 import type { CollectionSpec } from '../collections.ts';
 import { keyParts } from '../collections.ts';
 import type { IndexDescription, IndexStatus } from '../types.ts';
-import { columnName, generatedPaths } from './columns.ts';
+import { columnName, columnPaths } from './columns.ts';
 import { hasTextIndex, listIndexes, sqliteIndexName } from './schema.ts';
 
 export interface IndexComparison {
@@ -24,7 +24,7 @@ function signature(cols: Signature, unique: boolean): string {
 }
 
 export function compareIndexes(db: Database, spec: CollectionSpec): IndexComparison {
-  const pathOf = new Map<string, string>([['id', '_id'], ...generatedPaths(spec).map((p) => [columnName(p), p] as [string, string])]);
+  const pathOf = new Map<string, string>([['id', '_id'], ...columnPaths(spec).map((p) => [columnName(p), p] as [string, string])]);
   const existing = listIndexes(db, spec.name);
   const used = new Set<string>();
   const missing: IndexDescription[] = [];

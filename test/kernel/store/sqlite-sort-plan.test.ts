@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { jobs as jobType, tasks as taskType } from '../../../kernel/search/fields.ts';
-import { sortIsIndexed } from '../../../kernel/store/collections.ts';
+import { searchedCollection, sortIsIndexed } from '../../../kernel/store/collections.ts';
+import { generatedPaths } from '../../../kernel/store/sqlite/columns.ts';
 import { SqlCompiler } from '../../../kernel/store/sqlite/compile.ts';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { jobs, tasks } from '../../fixtures/search-data.ts';
@@ -29,7 +30,7 @@ test('indexed sorts walk an index; the others use the bounded sorter, in both di
     try {
       let indexed = 0;
       for (const type of [jobType, taskType]) {
-        const compiler = new SqlCompiler(type.collection);
+        const compiler = new SqlCompiler(type.collection, new Set(generatedPaths(searchedCollection(type))));
         const id = type.fields.get('_id')!;
         for (const field of type.fields.values()) {
           if (!field.sortable) continue;
