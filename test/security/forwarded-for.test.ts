@@ -136,3 +136,13 @@ test("the core's log line of the gateway's own role check carries the request id
   const lines = core.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['message'] === 'request' && l['requestId'] === 'audit-report-id');
   assert.ok(lines.length > 0, 'the core logged the whoami check under the id');
 });
+
+test('a malformed request id a legacy caller sends never reaches the core: the core logs the id the gateway made instead', async () => {
+  const sent = `${'x'.repeat(200)} <script>`;
+  const res = await send(`${gw.url}/workflow_engine/getJob/no-such-job`, { from: '127.0.0.48', headers: { authorization: `Bearer ${core.adminToken}`, 'x-request-id': sent } });
+  const id = res.headers['x-request-id'];
+  assert.ok(typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id), `the gateway answered with an id of its own: ${String(id)}`);
+  const logs = core.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.ok(logs.some((l) => l['message'] === 'request' && l['requestId'] === id), 'the core logged the call under the gateway\'s id');
+  assert.ok(!core.logs.some((l) => l.includes('<script>')), 'the caller\'s text is nowhere in the core\'s log');
+});
