@@ -13,6 +13,7 @@ import type { Authority } from './authority.ts';
 import { JobCommits } from './commits.ts';
 import type { JobLimits } from './limits.ts';
 import { limitMessage } from './limits.ts';
+import { withFields } from '../jobs/copy.ts';
 import { checkVariables, newJob, normalizeVariables } from './new-job.ts';
 import type { Initiator, StartOptions } from './new-job.ts';
 import { ENGINE_ACTOR, TaskRunner } from './runner.ts';
@@ -112,7 +113,7 @@ export class Engine {
     const undefinedNames = new Set(Object.entries(given).filter(([, v]) => v === undefined).map(([k]) => k));
     const variables = normalizeVariables(given);
     checkVariables(workflow, variables, undefinedNames, options.onTypeMismatch);
-    const fresh = newJob(workflow, { ...options, variables }, initiator, parent, this.now());
+    const fresh = newJob(workflow, withFields(options, { variables }), initiator, parent, this.now());
     const started = await this.commits.insert(fresh, initiator.id, (w) => w.follow(START, 'success'));
     // At debug: the job's document and the jobs-started metric record every start, and a line at info cost a
     // start about 2-8% of its time (BENCHMARKS.md, "Where a job's time goes").

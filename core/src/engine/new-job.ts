@@ -7,6 +7,7 @@ import type { ErrorDetail } from '../../../kernel/index.ts';
 import { END, START } from './types.ts';
 import type { StudioWorkflow } from './types.ts';
 import type { JobDoc, TaskEntry } from '../jobs/document.ts';
+import { withFields } from '../jobs/copy.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { PrincipalKind } from '../auth/principal.ts';
 
@@ -74,7 +75,7 @@ export function newJob(workflow: StudioWorkflow, options: StartOptions, initiato
   const tasks: Record<string, TaskEntry> = {};
   // Shallow: the engine changes a copy of the new job (working.ts), so that is the one deep copy a start needs.
   for (const [key, task] of Object.entries(workflow.tasks)) {
-    tasks[key] = { ...task, status: 'incomplete', iterations: [], metrics: {} };
+    tasks[key] = withFields(task, { status: 'incomplete' as const, iterations: [] as string[], metrics: {} });
   }
   const start = tasks[START];
   if (start) {
@@ -91,7 +92,7 @@ export function newJob(workflow: StudioWorkflow, options: StartOptions, initiato
     tasks,
     transitions: workflow.transitions,
     status: 'running',
-    variables: { ...normalizeVariables(options.variables ?? {}), _id, initiator: initiator.username },
+    variables: withFields(normalizeVariables(options.variables ?? {}), { _id, initiator: initiator.username }),
     watchers: [],
     groups: options.groups ?? parent?.groups ?? [...(workflow.groups ?? [])],
     ancestors: parent ? [...parent.ancestors, _id] : [_id],

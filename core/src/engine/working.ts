@@ -12,7 +12,7 @@ import { END, START, VAR_REFERENCE } from './types.ts';
 import type { FinishState, TaskOutcome, WorkflowTask } from './types.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
-import { copyJson } from '../jobs/copy.ts';
+import { copyJson, withFields } from '../jobs/copy.ts';
 import type { JobDoc, TaskStatus } from '../jobs/document.ts';
 
 /** A run this process must execute once the change is committed. */
@@ -124,7 +124,7 @@ export class Working {
     const failed = outcome.finishState === 'error';
     entry.status = failed ? 'error' : 'complete';
     entry.finish_state = outcome.finishState;
-    entry.metrics = { ...entry.metrics, end_time: this.now(), finish_state: outcome.finishState, run_time: this.now() - run.start };
+    entry.metrics = withFields(entry.metrics, { end_time: this.now(), finish_state: outcome.finishState, run_time: this.now() - run.start });
     if (outcome.fatal) {
       // A limit: no transition is followed, not even an error one, so the workflow cannot route around it.
       delete this.job._runs[iteration];

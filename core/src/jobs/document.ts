@@ -7,6 +7,7 @@
 import { jobs as jobType } from '../../../kernel/index.ts';
 import type { Doc } from '../../../kernel/index.ts';
 import type { PrincipalRef } from '../auth/principal.ts';
+import { withFields } from './copy.ts';
 import type { Transitions } from '../engine/graph.ts';
 import type { JobStatus, TaskStatus } from '../engine/lifecycle.ts';
 import type { WorkflowTask } from '../engine/types.ts';
@@ -119,7 +120,7 @@ export function jobJson(job: Readonly<JobDoc>): JobJson {
  */
 export function normalizeJob(stored: JobDoc): JobDoc {
   const runs = stored._taskRuns ?? Object.values(stored.tasks ?? {}).reduce((n, t) => n + (t.iterations?.length ?? 0) + (t.iterationsOmitted ?? 0), 0);
-  return { ...stored, _taskRuns: runs, _runs: stored._runs ?? {}, _waiting: stored._waiting ?? [], _outputs: stored._outputs ?? {}, _outputKeys: stored._outputKeys ?? null, error: stored.error ?? [], watchers: stored.watchers ?? [], groups: stored.groups ?? [] };
+  return withFields(stored, { _taskRuns: runs, _runs: stored._runs ?? {}, _waiting: stored._waiting ?? [], _outputs: stored._outputs ?? {}, _outputKeys: stored._outputKeys ?? null, error: stored.error ?? [], watchers: stored.watchers ?? [], groups: stored.groups ?? [] });
 }
 
 /** Who a job acts for; a job stored before principals were recorded acts for the account that started it. */
