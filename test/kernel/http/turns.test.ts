@@ -18,6 +18,31 @@ test('a request under light load starts at once', () => {
   assert.deepEqual(started, ['/1']);
 });
 
+test('requests that start at once leave no turn scheduled: the loop is not made to poll again for them', async () => {
+  const started: string[] = [];
+  const handler = takeTurns((req) => started.push(req.url!), 8);
+  await nextTurn();
+  const immediatesBefore = process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length;
+  for (let i = 0; i < 8; i += 1) handler(...fake(i));
+  assert.equal(started.length, 8);
+  assert.equal(process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length, immediatesBefore);
+});
+
+test('requests spread over several turns count together: past perTurn in a row, the next one waits for a turn, and the count starts again there', async () => {
+  const started: string[] = [];
+  const handler = takeTurns((req) => started.push(req.url!), 4);
+  for (let i = 0; i < 4; i += 1) {
+    handler(...fake(i));
+    await nextTurn();
+  }
+  handler(...fake(4));
+  assert.equal(started.length, 4, 'the fifth in a row waits');
+  await nextTurn();
+  assert.equal(started.length, 5);
+  for (let i = 5; i < 8; i += 1) handler(...fake(i));
+  assert.deepEqual(started, Array.from({ length: 8 }, (_, i) => `/${i}`), 'after its turn, requests start at once again');
+});
+
 test('a burst starts at most perTurn requests per turn of the event loop, in arrival order, and all of them', async () => {
   const started: string[] = [];
   const handler = takeTurns((req) => started.push(req.url!), 8);
