@@ -16,7 +16,7 @@
  */
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { coreRequestOptions } from './request-options.ts';
-import { endToEnd, SET_UPSTREAM } from './pass-headers.ts';
+import { endToEnd, leavingOut, SET_UPSTREAM } from './pass-headers.ts';
 import { WRITTEN_ON_EVERY_HEAD } from './front-door/response.ts';
 import type { Upstream } from './upstream.ts';
 import { AppError, secondsSince, writeError } from '../../kernel/index.ts';
@@ -68,10 +68,9 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
   function handle(x: Exchange): void {
     const { req, res } = x;
     const incoming = req.headers;
-    if (observer) {
-      const started = process.hrtime.bigint();
-      res.once('finish', () => observer.request(req.method, 'passthrough', res.statusCode, secondsSince(started)));
-    }
+    const call = new UpstreamCall(x, observer, options.timeoutMs);
+    // One listener for both ends of the answer: counted when it went out whole (refusals here too), the call dropped when the caller left.
+    res.on('close', () => call.closed());
     if (Number(incoming['content-length'] || 0) > options.bodyLimitBytes) {
       answerError(x, new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${options.bodyLimitBytes} bytes`));
       return;
@@ -87,12 +86,10 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
     const headers = endToEnd(incoming, SET_UPSTREAM);
     headers.push('host', host, 'x-request-id', x.requestId, 'x-forwarded-for', forwarded['x-forwarded-for'], 'x-forwarded-proto', forwarded['x-forwarded-proto'], 'x-forwarded-host', forwarded['x-forwarded-host']);
     if (incoming['transfer-encoding'] !== undefined && incoming['content-length'] === undefined) headers.push('transfer-encoding', 'chunked');
-    const call = new UpstreamCall(x, observer, options.timeoutMs);
     const upstream = connection.request(coreRequestOptions(connection, req.method ?? 'GET', path, headers, options.timeoutMs), (answer) => call.answered(answer));
     call.upstream = upstream;
     upstream.on('timeout', () => call.fail(new AppError(504, 'UPSTREAM_TIMEOUT', TIMED_OUT)));
     upstream.on('error', (err) => call.failed(err));
-    res.once('close', () => call.hungUp());
     // Count a streamed body as it passes, without holding it. A declared length was checked above and Node's
     // parser holds the body to it; without Transfer-Encoding or a length there is no body (RFC 9112 section 6.3).
     if (incoming['transfer-encoding'] !== undefined) {
@@ -113,6 +110,9 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
 
 const TIMED_OUT = 'The core service did not answer in time; try again shortly';
 
+/** The names the caller's answer gets from the gateway's response class (front-door/response.ts), never from the core. */
+const TO_CALLER = leavingOut(WRITTEN_ON_EVERY_HEAD);
+
 /** An error answered in the shape of the route the core would have answered with. */
 function answerError(x: Exchange, appError: AppError): void {
   writeError(x.res, shapeOf(x.pathname), appError, x.req.method);
@@ -125,6 +125,8 @@ function answerError(x: Exchange, appError: AppError): void {
  */
 class UpstreamCall {
   upstream: ClientRequest | null = null;
+  /** The core's answer, once its head came; `complete` once all of it came. */
+  private answer: IncomingMessage | null = null;
   private settled = false;
   private readonly started = Date.now();
 
@@ -132,11 +134,9 @@ class UpstreamCall {
 
   answered(answer: IncomingMessage): void {
     const res = this.x.res;
-    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers, WRITTEN_ON_EVERY_HEAD));
+    this.answer = answer;
+    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers, TO_CALLER));
     answer.pipe(res);
-    answer.on('end', () => {
-      this.settled = true;
-    });
     answer.on('error', (err) => this.fail(new AppError(502, 'UPSTREAM_FAILED', 'The core service closed the connection'), err));
   }
 
@@ -147,7 +147,8 @@ class UpstreamCall {
   }
 
   fail(appError: AppError, upstreamError?: Error): void {
-    if (this.settled) return;
+    // Once the core's whole answer has come, a late timeout or error of its socket changes nothing for the caller.
+    if (this.settled || this.answer?.complete === true) return;
     this.settled = true;
     const res = this.x.res;
     if (this.observer && appError.status !== 413) this.observer.upstreamError(appError.status === 504 ? 'timeout' : res.headersSent ? 'closed' : 'unreachable');
@@ -156,9 +157,15 @@ class UpstreamCall {
     answerError(this.x, appError);
   }
 
-  /** The caller hung up: the call to the core is dropped, and that is not a failure of the core. */
-  hungUp(): void {
-    if (!this.x.res.writableFinished && !this.settled) {
+  /**
+   * The caller's answer is closed: counted when it went out whole; otherwise the caller hung up, and the call
+   * to the core is dropped unless it has already come whole (that is not a failure of the core).
+   */
+  closed(): void {
+    const { req, res } = this.x;
+    if (res.writableFinished) {
+      this.observer?.request(req.method, 'passthrough', res.statusCode, secondsSince(this.x.startedNs));
+    } else if (!this.settled && this.answer?.complete !== true) {
       this.settled = true;
       this.upstream?.destroy();
     }

@@ -11,17 +11,16 @@ import type { OutgoingHttpHeaders, RequestOptions } from 'node:http';
 import type { Upstream } from './upstream.ts';
 
 /**
- * The options of one call upstream; `hostname` without IPv6 brackets, as
- * sockets take it. `path` is already under the base path (`upstream.path`).
+ * The options of one call upstream, where the upstream (upstream.ts) says
+ * it is. `path` is already under the base path (`upstream.path`).
  * TLS options (`ca`, `rejectUnauthorized`) are the agent's, which Node puts
  * over the request's, so none can come from here either.
  */
-export function coreRequestOptions(upstream: Pick<Upstream, 'target' | 'defaultPort' | 'agent'>, method: string, path: string, headers: OutgoingHttpHeaders | readonly string[], timeoutMs?: number): RequestOptions {
-  const target = upstream.target;
+export function coreRequestOptions(upstream: Pick<Upstream, 'secure' | 'hostname' | 'port' | 'defaultPort' | 'agent'>, method: string, path: string, headers: OutgoingHttpHeaders | readonly string[], timeoutMs?: number): RequestOptions {
   return {
-    protocol: target.protocol,
-    hostname: target.hostname.replace(/^\[|\]$/g, ''),
-    port: target.port === '' ? upstream.defaultPort : Number(target.port),
+    protocol: upstream.secure ? 'https:' : 'http:',
+    hostname: upstream.hostname,
+    port: upstream.port,
     defaultPort: upstream.defaultPort,
     socketPath: undefined,
     localAddress: undefined,

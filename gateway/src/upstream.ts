@@ -35,6 +35,9 @@ export interface Upstream {
   /** The upstream's origin (the URL without its base path). */
   readonly target: URL;
   readonly secure: boolean;
+  /** The target's host as sockets take it (an IPv6 address without its brackets) and its port, read once rather than per call. */
+  readonly hostname: string;
+  readonly port: number;
   /** `''`, or the base path without a trailing slash. */
   readonly basePath: string;
   readonly agent: HttpAgent;
@@ -99,12 +102,15 @@ export function createUpstream(settings: UpstreamSettings, logger: Logger | null
       { upstream: target.origin },
     );
   }
+  const defaultPort = secure ? 443 : 80;
   return {
     target,
     secure,
+    hostname: target.hostname.replace(/^\[|\]$/g, ''),
+    port: target.port === '' ? defaultPort : Number(target.port),
     basePath,
     agent,
-    defaultPort: secure ? 443 : 80,
+    defaultPort,
     request: secure ? httpsRequest : httpRequest,
     path: (pathAndQuery) => upstreamPath(basePath, pathAndQuery),
     close: () => agent.destroy(),

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
-import { endToEnd } from '../../gateway/src/pass-headers.ts';
+import { endToEnd, leavingOut } from '../../gateway/src/pass-headers.ts';
 
 const HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade', 'transfer-encoding'];
 
@@ -42,7 +42,7 @@ test('a header list keeps exactly what the copy-and-delete rule keeps, over rand
     fc.property(fc.dictionary(name, value), fc.option(connection, { nil: undefined }), fc.subarray(['host', 'x-request-id', 'x-frame-options']), (headers, listed, skip) => {
       const incoming: IncomingHttpHeaders = { ...headers };
       if (listed !== undefined) incoming['connection'] = listed;
-      const got = asObject(endToEnd(incoming, new Set(skip)));
+      const got = asObject(endToEnd(incoming, leavingOut(skip)));
       const expected = byDeletion(incoming, new Set(skip));
       // A one-value list reads back as its value.
       for (const [k, v] of Object.entries(expected)) if (Array.isArray(v) && v.length === 1) expected[k] = v[0]!;
@@ -53,6 +53,6 @@ test('a header list keeps exactly what the copy-and-delete rule keeps, over rand
 });
 
 test('the usual keep-alive Connection header and a listed private header: only the private one and the hop-by-hop ones go', () => {
-  const list = endToEnd({ connection: 'keep-alive, x-private', 'keep-alive': 'timeout=5', 'x-private': 'secret', te: 'trailers', upgrade: 'h2c', 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] }, new Set());
+  const list = endToEnd({ connection: 'keep-alive, x-private', 'keep-alive': 'timeout=5', 'x-private': 'secret', te: 'trailers', upgrade: 'h2c', 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] }, leavingOut([]));
   assert.deepEqual(list, ['content-type', 'application/json', 'set-cookie', 'a=1', 'set-cookie', 'b=2']);
 });

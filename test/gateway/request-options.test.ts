@@ -51,10 +51,22 @@ test('with hostname, port and headers planted on Object.prototype, a call to the
 });
 
 test('the options name every address option as an own property, the IPv6 host without brackets', () => {
-  const options = coreRequestOptions({ target: new URL('http://[::1]:3001'), defaultPort: 80, agent: undefined as never }, 'GET', '/x', {});
+  const upstream = createUpstream({ url: 'http://[::1]:3001', caFile: null, tlsVerify: true, timeoutMs: 1000 });
+  const options = coreRequestOptions(upstream, 'GET', '/x', {});
+  upstream.close();
   for (const key of ['hostname', 'port', 'socketPath', 'localAddress', 'lookup', 'family', 'auth', 'createConnection', 'protocol', 'defaultPort', 'setHost', 'headers', 'path', 'method']) {
     assert.ok(Object.hasOwn(options, key), key);
   }
   assert.equal(options.hostname, '::1');
   assert.equal(options.port, 3001);
+  assert.equal(options.protocol, 'http:');
+});
+
+test('an https upstream without a port is called on 443 over https', () => {
+  const upstream = createUpstream({ url: 'https://platform.example', caFile: null, tlsVerify: true, timeoutMs: 1000 });
+  const options = coreRequestOptions(upstream, 'GET', '/x', {});
+  upstream.close();
+  assert.equal(options.protocol, 'https:');
+  assert.equal(options.hostname, 'platform.example');
+  assert.equal(options.port, 443);
 });
