@@ -5,7 +5,7 @@
  * (runner.ts), which runs what a change claimed; limits bound what a job may
  * grow to (docs/lifecycle.md, "Loops, recursion and limits").
  */
-import { ValidationError } from '../../../kernel/index.ts';
+import { newObjectId, ValidationError } from '../../../kernel/index.ts';
 import type { Logger, Store } from '../../../kernel/index.ts';
 import type { EngineObserver } from '../metrics/core-metrics.ts';
 import type { JobDoc, JobJson } from '../jobs/document.ts';
@@ -113,7 +113,11 @@ export class Engine {
     const undefinedNames = new Set(Object.entries(given).filter(([, v]) => v === undefined).map(([k]) => k));
     const variables = normalizeVariables(given);
     checkVariables(workflow, variables, undefinedNames, options.onTypeMismatch);
-    const fresh = newJob(workflow, withFields(options, { variables }), initiator, parent, this.now());
+    const now = this.now();
+    const _id = newObjectId(now);
+    const made = withFields(options, { variables });
+    // The same new job each time: the first change is made on it, and it is made again only if that change is dropped.
+    const fresh = (): JobDoc => newJob(workflow, made, initiator, parent, now, _id);
     const started = await this.commits.insert(fresh, initiator.id, (w) => w.follow(START, 'success'));
     // At debug: the job's document and the jobs-started metric record every start, and a line at info cost a
     // start about 2-8% of its time (BENCHMARKS.md, "Where a job's time goes").

@@ -68,12 +68,17 @@ export function checkVariables(workflow: StudioWorkflow, variables: Record<strin
   throw new ValidationError(`Job variables do not match the workflow's inputSchema: ${summary(result.details, result.details.length)}`, result.details);
 }
 
-/** The job a start stores, before its first change. It shares parts with `workflow`: copy it before changing it. */
-export function newJob(workflow: StudioWorkflow, options: StartOptions, initiator: Initiator, parent: JobDoc | null, now: number): JobDoc {
-  const _id = newObjectId(now);
+/**
+ * The job a start stores, before its first change. Its own parts are new (the
+ * task entries, their iterations and metrics, the variables, the lists), and
+ * the first change is made on them in place (commits.ts `insert`); it shares
+ * with `workflow` only what the engine reads and never changes (the
+ * transitions, each task's definition, the values given).
+ */
+export function newJob(workflow: StudioWorkflow, options: StartOptions, initiator: Initiator, parent: JobDoc | null, now: number, _id = newObjectId(now)): JobDoc {
   const iso = new Date(now).toISOString();
   const tasks: Record<string, TaskEntry> = {};
-  // Shallow: the engine changes a copy of the new job (working.ts), so that is the one deep copy a start needs.
+  // Shallow: the engine changes an entry's status, iterations and metrics, each replaced or new here.
   for (const [key, task] of Object.entries(workflow.tasks)) {
     tasks[key] = withFields(task, { status: 'incomplete' as const, iterations: [] as string[], metrics: {} });
   }
@@ -94,7 +99,7 @@ export function newJob(workflow: StudioWorkflow, options: StartOptions, initiato
     status: 'running',
     variables: withFields(normalizeVariables(options.variables ?? {}), { _id, initiator: initiator.username }),
     watchers: [],
-    groups: options.groups ?? parent?.groups ?? [...(workflow.groups ?? [])],
+    groups: [...(options.groups ?? parent?.groups ?? workflow.groups ?? [])],
     ancestors: parent ? [...parent.ancestors, _id] : [_id],
     metrics: { start_time: now, user: initiator.id, progress: 0 },
     created: iso,

@@ -1,5 +1,5 @@
 /**
- * A job being changed: a copy of the stored document plus the task-document
+ * A job being changed: a copy of the stored document (a new job itself) plus the task-document
  * writes and the work to do once the change is committed. All rules about
  * how tasks start, finish and lead to each other live here; nothing here
  * touches the store or runs a handler.
@@ -29,8 +29,9 @@ export class Working {
   private readonly inserted = new Map<string, number>();
   changed = false;
 
-  constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string, private readonly limits: JobLimits) {
-    this.job = copyJson(stored);
+  /** Changes a copy of `stored`, or `stored` itself when nothing else holds it (a new job, commits.ts `insert`). */
+  constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string, private readonly limits: JobLimits, on: 'a copy' | 'in place' = 'a copy') {
+    this.job = on === 'in place' ? stored : copyJson(stored);
   }
 
   /** Called before commit: keeps the restart marker true exactly while iterations are claimed. */
