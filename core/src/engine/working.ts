@@ -13,7 +13,7 @@ import type { FinishState, TaskOutcome, WorkflowTask } from './types.ts';
 import { limitMessage } from './limits.ts';
 import type { JobLimits } from './limits.ts';
 import { copyJson, withFields } from '../jobs/copy.ts';
-import type { JobDoc, TaskStatus } from '../jobs/document.ts';
+import type { JobDoc, Run, TaskStatus } from '../jobs/document.ts';
 
 /** A run this process must execute once the change is committed. */
 export interface Claimed {
@@ -32,6 +32,7 @@ export class Working {
   /** Changes a copy of `stored`, or `stored` itself when nothing else holds it (a new job, commits.ts `insert`). */
   constructor(stored: JobDoc, private readonly now: () => number, private readonly actor: string, private readonly limits: JobLimits, on: 'a copy' | 'in place' = 'a copy') {
     this.job = on === 'in place' ? stored : copyJson(stored);
+    this.job._runs = runTable(this.job._runs);
   }
 
   /** Called before commit: keeps the restart marker true exactly while iterations are claimed. */
@@ -205,7 +206,7 @@ export class Working {
       this.job.tasks[run.key]!.status = 'error';
       this.writeTask(iteration, this.taskDoc(iteration, 'error', run, { finishState: 'error', outgoing: {}, error: message }));
     }
-    this.job._runs = {};
+    this.job._runs = runTable({});
     this.job._waiting = [];
     this.fail(keys[0] ?? task ?? START, message);
   }
@@ -219,7 +220,7 @@ export class Working {
       this.job.tasks[run.key]!.status = 'canceled';
       this.writeTask(iteration, this.taskDoc(iteration, 'canceled', run));
     }
-    this.job._runs = {};
+    this.job._runs = runTable({});
     this.job._waiting = [];
     this.job.status = 'canceled';
     this.job.metrics.end_time = this.now();
@@ -271,6 +272,19 @@ export class Working {
       },
     };
   }
+}
+
+/**
+ * The runs in flight by iteration id, in an object without a prototype, which
+ * V8 keeps as a table from the start. In a plain object each new id was a
+ * hidden class of its own, made when the run started and dropped when it
+ * ended: about 2 µs a task run. It serialises as a plain object does.
+ */
+function runTable(runs: Readonly<Record<string, Run>>): Record<string, Run> {
+  const table = Object.create(null) as Record<string, Run>;
+  // Without a prototype, even a key `__proto__` is set as data.
+  for (const key of Object.keys(runs)) table[key] = runs[key]!;
+  return table;
 }
 
 export function errorMessage(error: unknown): string {
