@@ -86,7 +86,7 @@ export function passThrough(options: ProxyOptions, observer: PassThroughObserver
     const headers = endToEnd(incoming, SET_UPSTREAM);
     headers.push('host', host, 'x-request-id', x.requestId, 'x-forwarded-for', forwarded['x-forwarded-for'], 'x-forwarded-proto', forwarded['x-forwarded-proto'], 'x-forwarded-host', forwarded['x-forwarded-host']);
     if (incoming['transfer-encoding'] !== undefined && incoming['content-length'] === undefined) headers.push('transfer-encoding', 'chunked');
-    const upstream = connection.request(coreRequestOptions(connection, req.method ?? 'GET', path, headers, options.timeoutMs), (answer) => call.answered(answer));
+    const upstream = connection.request(coreRequestOptions(connection, req.method ?? 'GET', path, headers), (answer) => call.answered(answer));
     call.upstream = upstream;
     upstream.on('timeout', () => call.fail(new AppError(504, 'UPSTREAM_TIMEOUT', TIMED_OUT)));
     upstream.on('error', (err) => call.failed(err));

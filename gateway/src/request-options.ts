@@ -16,7 +16,7 @@ import type { Upstream } from './upstream.ts';
  * TLS options (`ca`, `rejectUnauthorized`) are the agent's, which Node puts
  * over the request's, so none can come from here either.
  */
-export function coreRequestOptions(upstream: Pick<Upstream, 'secure' | 'hostname' | 'port' | 'defaultPort' | 'agent'>, method: string, path: string, headers: OutgoingHttpHeaders | readonly string[], timeoutMs?: number): RequestOptions {
+export function coreRequestOptions(upstream: Pick<Upstream, 'secure' | 'hostname' | 'port' | 'defaultPort' | 'agent'>, method: string, path: string, headers: OutgoingHttpHeaders | readonly string[]): RequestOptions {
   return {
     protocol: upstream.secure ? 'https:' : 'http:',
     hostname: upstream.hostname,
@@ -29,8 +29,8 @@ export function coreRequestOptions(upstream: Pick<Upstream, 'secure' | 'hostname
     auth: undefined,
     createConnection: undefined,
     setHost: true,
-    // The socket's idle limit for this call; the request emits `timeout` when it passes.
-    timeout: timeoutMs,
+    // The idle limit is the socket's own (upstream-agent.ts); one set here would reset the socket's timer on every call.
+    timeout: undefined,
     signal: undefined,
     insecureHTTPParser: undefined,
     maxHeaderSize: undefined,

@@ -11,13 +11,15 @@
  * certificate checks off and is warned about at every start.
  */
 import { readFileSync } from 'node:fs';
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import type { Agent as HttpAgent } from 'node:http';
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { request as httpsRequest } from 'node:https';
 import { X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { ConfigError } from '../../config/load.ts';
 import type { Logger } from '../../kernel/index.ts';
+import { IdleLimitedHttpAgent, IdleLimitedHttpsAgent } from './upstream-agent.ts';
 import { basePathOf, upstreamPath } from './upstream-path.ts';
 
 export interface UpstreamSettings {
@@ -83,15 +85,16 @@ export function createUpstream(settings: UpstreamSettings, logger: Logger | null
   }
   const secure = url.protocol === 'https:';
   const target = new URL(url.origin);
-  const pool = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, timeout: settings.timeoutMs };
+  // The idle limit is each socket's own, set once (upstream-agent.ts), not the agent's `timeout`, which resets it on every call.
+  const pool = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256 };
   // A bad bundle stops the start even where it is not used yet: it would fail the day core.url becomes https.
   const extra = settings.caFile === null ? null : readCaBundle(settings.caFile);
   let agent: HttpAgent;
   if (secure) {
     // `ca` replaces the default store, so the default roots are given with the bundle.
-    agent = new HttpsAgent({ ...pool, rejectUnauthorized: settings.tlsVerify, ...(extra ? { ca: [...rootCertificates, ...extra] } : {}) });
+    agent = new IdleLimitedHttpsAgent({ ...pool, rejectUnauthorized: settings.tlsVerify, ...(extra ? { ca: [...rootCertificates, ...extra] } : {}) }, settings.timeoutMs);
   } else {
-    agent = new HttpAgent(pool);
+    agent = new IdleLimitedHttpAgent(pool, settings.timeoutMs);
     if (extra) logger?.warn('core.caFile (CORE_CA_FILE) is set but core.url is http: the CAs are not used', { upstream: target.origin });
   }
   if (!settings.tlsVerify) {
