@@ -18,7 +18,7 @@ import { authorize, jobServices } from './job-services.ts';
 import { jobsInFlight } from './stored.ts';
 import type { TurnQueue } from './turns.ts';
 import { LimitError } from './types.ts';
-import type { TaskHandler, TaskOutcome, TaskServices } from './types.ts';
+import type { TaskContext, TaskHandler, TaskOutcome, TaskServices } from './types.ts';
 import { errorMessage } from './working.ts';
 import type { Claimed, Working } from './working.ts';
 
@@ -75,10 +75,15 @@ export class TaskRunner {
   }
 
   private isPure(job: JobDoc, key: string): boolean {
+    return this.pureHandler(job, key) !== undefined;
+  }
+
+  /** The handler of a task that may run inside a change, or undefined. */
+  private pureHandler(job: JobDoc, key: string): TaskHandler | undefined {
     const entry = job.tasks[key];
     const handler = entry === undefined ? undefined : this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name);
     // A task that reaches outside is never run inside a change: its authority is read from the store first.
-    return handler?.pure === true && !handler.reach.outside;
+    return handler?.pure === true && !handler.reach.outside ? handler : undefined;
   }
 
   /**
@@ -152,18 +157,27 @@ export class TaskRunner {
   runPure(w: Working): void {
     const until = performance.now() + SLICE_MS;
     for (let steps = 0; steps < SLICE_TASKS && (steps === 0 || performance.now() < until); steps += 1) {
-      const next = w.claimed.find((c) => this.isPure(w.job, c.key));
-      if (!next) return;
+      // The handler found here is the one run: a task's handler was looked up twice a run.
+      let next: Claimed | undefined;
+      let handler: TaskHandler | undefined;
+      for (const c of w.claimed) {
+        handler = this.pureHandler(w.job, c.key);
+        if (handler) {
+          next = c;
+          break;
+        }
+      }
+      if (!next || !handler) return;
       w.takeClaim(next.iteration);
-      const outcome = this.invoke(w.job, next);
+      const outcome = this.invoke(w.job, next, handler);
       // A pure handler is synchronous by contract; treat a promise as the bug it is.
       w.complete(next.iteration, outcome instanceof Promise ? { finishState: 'error', outgoing: {}, error: 'a pure task returned a promise' } : outcome);
     }
   }
 
-  private invoke(job: JobDoc, c: Claimed): TaskOutcome | Promise<TaskOutcome> {
+  private invoke(job: JobDoc, c: Claimed, found?: TaskHandler): TaskOutcome | Promise<TaskOutcome> {
     const entry = job.tasks[c.key]!;
-    const handler = this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name);
+    const handler = found ?? this.deps.findTask(String(entry.app ?? 'WorkFlowEngine'), entry.name);
     if (!handler) return { finishState: 'error', outgoing: {}, error: `No task ${entry.app ?? 'WorkFlowEngine'}.${entry.name} is available` };
     // A pure task runs to its end inside the change that claimed it, so nothing can abort it meanwhile.
     const controller = handler.pure === true && !handler.reach.outside ? null : new AbortController();
@@ -186,22 +200,7 @@ export class TaskRunner {
   }
 
   private run(handler: TaskHandler, job: JobDoc, c: Claimed, controller: AbortController | null): TaskOutcome | Promise<TaskOutcome> {
-    const signal = controller?.signal ?? NEVER_ABORTED;
-    const deps = this.deps;
-    const children = this.children;
-    return handler.run({
-      jobId: job._id,
-      taskKey: c.key,
-      task: job.tasks[c.key]!,
-      incoming: job._runs[c.iteration]?.incoming ?? {},
-      jobVariables: job.variables,
-      taskOutputs: job._outputs,
-      signal,
-      // Made when a handler asks: most never do.
-      get services() {
-        return jobServices({ authority: deps.authority, children, ...(deps.services ? { services: deps.services } : {}) }, job, signal);
-      },
-    });
+    return handler.run(new RunContext(job, c, controller?.signal ?? NEVER_ABORTED, this.deps, this.children));
   }
 
   /** A run has ended: its abort is dropped and its duration told. */
@@ -251,6 +250,41 @@ export class TaskRunner {
   stop(): void {
     this.halted = true;
     for (const run of this.aborts.values()) run.controller.abort();
+  }
+}
+
+/**
+ * What a handler is given. A class, not an object literal, so that the
+ * services getter is the prototype's: a literal with a getter is a new
+ * function and a hidden class each run (0.4 us).
+ */
+class RunContext implements TaskContext {
+  readonly jobId: string;
+  readonly taskKey: string;
+  readonly task: TaskContext['task'];
+  readonly incoming: TaskContext['incoming'];
+  readonly jobVariables: TaskContext['jobVariables'];
+  readonly taskOutputs: TaskContext['taskOutputs'];
+
+  constructor(
+    private readonly job: JobDoc,
+    c: Claimed,
+    readonly signal: AbortSignal,
+    private readonly deps: RunnerDeps,
+    private readonly children: ChildJobDeps,
+  ) {
+    this.jobId = job._id;
+    this.taskKey = c.key;
+    this.task = job.tasks[c.key]!;
+    this.incoming = job._runs[c.iteration]?.incoming ?? {};
+    this.jobVariables = job.variables;
+    this.taskOutputs = job._outputs;
+  }
+
+  /** Made when a handler asks: most never do. */
+  get services(): TaskServices {
+    const { deps } = this;
+    return jobServices({ authority: deps.authority, children: this.children, ...(deps.services ? { services: deps.services } : {}) }, this.job, this.signal);
   }
 }
 
