@@ -50,13 +50,42 @@ test('with hostname, port and headers planted on Object.prototype, a call to the
   assert.deepEqual(impostorSaw, []);
 });
 
+test('with localAddress, family and lookup planted on Object.prototype, a call still connects as it should: the socket reads them from copies without a prototype', async (t) => {
+  const seen: string[] = [];
+  const core = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  const port = await listen(core, '127.0.0.1');
+  const client = createCoreClient(createUpstream({ url: `http://127.0.0.1:${port}`, caFile: null, tlsVerify: true, timeoutMs: 5000 }));
+  const proto = Object.prototype as Record<string, unknown>;
+  const planted = ['localAddress', 'family', 'lookup'];
+  t.after(() => {
+    for (const key of planted) delete proto[key];
+    client.close();
+    core.close();
+  });
+  // Each would break the connection if read: an address not on this host, IPv6 for an IPv4 address, a lookup that is not a function.
+  proto['localAddress'] = '203.0.113.7';
+  proto['family'] = 6;
+  proto['lookup'] = 'not a function';
+  const answer = await client.forCaller({ authorization: 'Bearer t' })({ method: 'GET', path: '/operations-manager/jobs', query: {}, body: undefined });
+  for (const key of planted) delete proto[key];
+  assert.equal(answer.status, 200);
+  assert.deepEqual(seen, ['GET /operations-manager/jobs']);
+});
+
 test('the options name every address option as an own property, the IPv6 host without brackets', () => {
   const upstream = createUpstream({ url: 'http://[::1]:3001', caFile: null, tlsVerify: true, timeoutMs: 1000 });
   const options = coreRequestOptions(upstream, 'GET', '/x', {});
   upstream.close();
-  for (const key of ['hostname', 'port', 'socketPath', 'localAddress', 'lookup', 'family', 'auth', 'createConnection', 'protocol', 'defaultPort', 'setHost', 'headers', 'path', 'method']) {
+  // Every option ClientRequest reads from its copy of the options (lib/_http_client.js), but `host` (hostname is
+  // read first and is always set) and `_defaultAgent` (only read without an agent).
+  for (const key of ['agent', 'createConnection', 'protocol', 'path', 'defaultPort', 'port', 'hostname', 'setHost', 'socketPath', 'timeout', 'signal', 'method', 'maxHeaderSize', 'insecureHTTPParser', 'joinDuplicateHeaders', 'headers', 'auth', 'uniqueHeaders']) {
     assert.ok(Object.hasOwn(options, key), key);
   }
+  // Beyond 19, Object.assign's copy inside ClientRequest becomes a slow dictionary (V8's fast-property limit).
+  assert.ok(Object.keys(options).length <= 19, `${Object.keys(options).length} options`);
   assert.equal(options.hostname, '::1');
   assert.equal(options.port, 3001);
   assert.equal(options.protocol, 'http:');
