@@ -19,7 +19,7 @@ import { coreRequestOptions } from './request-options.ts';
 import { endToEnd, leavingOut, SET_UPSTREAM } from './pass-headers.ts';
 import { WRITTEN_ON_EVERY_HEAD } from './front-door/response.ts';
 import type { Upstream } from './upstream.ts';
-import { AppError, secondsSince, writeError } from '../../kernel/index.ts';
+import { AppError, writeError } from '../../kernel/index.ts';
 import type { Forwarded, ObserveRequest, ResponseShape } from '../../kernel/index.ts';
 import type { Exchange } from './front-door/chain.ts';
 
@@ -128,7 +128,6 @@ class UpstreamCall {
   /** The core's answer, once its head came; `complete` once all of it came. */
   private answer: IncomingMessage | null = null;
   private settled = false;
-  private readonly started = Date.now();
 
   constructor(private readonly x: Exchange, private readonly observer: PassThroughObserver | null, private readonly timeoutMs: number) {}
 
@@ -142,7 +141,7 @@ class UpstreamCall {
 
   /** The call failed before its answer ended: a timeout when it took the whole time allowed, else unreachable. */
   failed(err: Error): void {
-    const timedOut = Date.now() - this.started >= this.timeoutMs - 5;
+    const timedOut = this.x.elapsedMs() >= this.timeoutMs - 5;
     this.fail(timedOut ? new AppError(504, 'UPSTREAM_TIMEOUT', TIMED_OUT) : new AppError(502, 'UPSTREAM_FAILED', 'The core service is not reachable; try again shortly'), err);
   }
 
@@ -164,7 +163,7 @@ class UpstreamCall {
   closed(): void {
     const { req, res } = this.x;
     if (res.writableFinished) {
-      this.observer?.request(req.method, 'passthrough', res.statusCode, secondsSince(this.x.startedNs));
+      this.observer?.request(req.method, 'passthrough', res.statusCode, this.x.elapsedSeconds());
     } else if (!this.settled && this.answer?.complete !== true) {
       this.settled = true;
       this.upstream?.destroy();

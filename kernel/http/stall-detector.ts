@@ -17,6 +17,8 @@
  * one process (the tests) never name each other's requests.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+// Imported, not the global: Node's global `performance` is a getter, read again on every use.
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../logger.ts';
 
 /**

@@ -8,6 +8,8 @@
  * the request or pass it on (stages.ts, door.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+// Imported, not the global: Node's global `performance` is a getter, read again on every use.
+import { performance } from 'node:perf_hooks';
 import { forwardedOf, requestIdOf } from '../../../kernel/index.ts';
 import type { Forwarded, Logger, TrustedProxies } from '../../../kernel/index.ts';
 
@@ -18,7 +20,8 @@ export class Exchange {
   /** The query string without its `?`; empty when there is none. */
   readonly search: string;
   readonly requestId: string;
-  readonly startedNs = process.hrtime.bigint();
+  /** When the request entered the door, in `performance.now()` milliseconds: a number, where a bigint clock allocates. */
+  readonly startedAt = performance.now();
   /** The last stage it entered (compose's guard against a stage passing it on twice). */
   reached = -1;
   private child: Logger | null = null;
@@ -49,7 +52,12 @@ export class Exchange {
 
   /** Milliseconds since the request entered the door, to two decimals. */
   elapsedMs(): number {
-    return Math.round(Number(process.hrtime.bigint() - this.startedNs) / 1e4) / 100;
+    return Math.round((performance.now() - this.startedAt) * 100) / 100;
+  }
+
+  /** Seconds since the request entered the door, as the metrics take them. */
+  elapsedSeconds(): number {
+    return (performance.now() - this.startedAt) / 1000;
   }
 }
 

@@ -17,7 +17,7 @@ import { SECURITY_HEADERS } from '../../../kernel/index.ts';
  */
 const ALWAYS: ReadonlyArray<readonly [string, string]> = Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value] as const);
 
-/** The same as one name, value list, appended to a writer's list in one push. */
+/** The same as one name, value list, appended to a writer's list. */
 const ALWAYS_LIST: readonly string[] = ALWAYS.flat();
 
 type Head = OutgoingHttpHeaders | OutgoingHttpHeader[];
@@ -36,7 +36,7 @@ export class GatewayResponse<Request extends IncomingMessage = IncomingMessage> 
       for (const [name, value] of ALWAYS) this.setHeader(name, value);
       if (this.requestId) this.setHeader('x-request-id', this.requestId);
     } else if (Array.isArray(head)) {
-      head.push(...ALWAYS_LIST);
+      for (let i = 0; i < ALWAYS_LIST.length; i += 1) head.push(ALWAYS_LIST[i]!);
       if (this.requestId) head.push('x-request-id', this.requestId);
     } else {
       for (const [name, value] of ALWAYS) head[name] = value;

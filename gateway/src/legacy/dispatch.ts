@@ -196,7 +196,7 @@ class LegacyCall implements Call {
       this.crashed(err);
       return;
     }
-    this.shared.deps.observe?.(this.entry, req.method, status, result.outcome, Number(process.hrtime.bigint() - this.x.startedNs) / 1e9, body);
+    this.shared.deps.observe?.(this.entry, req.method, status, result.outcome, this.x.elapsedSeconds(), body);
   }
 
   /** Nothing in run() should throw; if something does, the caller still gets an answer and the process lives on. */
