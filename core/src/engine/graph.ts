@@ -4,9 +4,11 @@ import type { FinishState, Transition } from './types.ts';
 export type Transitions = Readonly<Record<string, Readonly<Record<string, Transition>>>>;
 
 export function successors(transitions: Transitions, from: string, state: FinishState): string[] {
-  return Object.entries(transitions[from] ?? {})
-    .filter(([, t]) => t.state === state)
-    .map(([to]) => to);
+  const out: string[] = [];
+  const targets = transitions[from];
+  if (targets === undefined) return out;
+  for (const to of Object.keys(targets)) if (targets[to]!.state === state) out.push(to);
+  return out;
 }
 
 /** True when some path of transitions leads from `from` to `to`. */

@@ -15,22 +15,30 @@ const COUNTER_LIMIT = 0xfff;
 let lastMs = 0;
 let counter = 0;
 
-/** Random bytes drawn 8 at a time from a pool filled in one call: a call per id cost more than the rest of the id. */
+/**
+ * Random bytes drawn 8 at a time from a pool filled and turned into hex in
+ * one call each: a call per id cost more than the rest of the id.
+ */
 const POOL_IDS = 256;
 const pool = Buffer.alloc(8 * POOL_IDS);
+let poolHex = '';
 let drawn = POOL_IDS;
 
-function randomHex(): string {
+/** The random part's 16 hex digits, the variant (10xx) in the top bits. */
+function randomHex(): number {
   if (drawn === POOL_IDS) {
     randomFillSync(pool);
+    for (let at = 0; at < pool.length; at += 8) pool[at] = (pool[at]! & 0x3f) | 0x80;
+    poolHex = pool.toString('hex');
     drawn = 0;
   }
-  const at = 8 * drawn;
   drawn += 1;
-  // The variant (10xx) in the top bits of the random part.
-  pool[at] = (pool[at]! & 0x3f) | 0x80;
-  return pool.toString('hex', at, at + 8);
+  return 16 * (drawn - 1);
 }
+
+/** The id's time part for the last millisecond used, made once per millisecond. */
+let timeAt = -1;
+let timeText = '';
 
 export function newIterationId(now = Date.now()): string {
   if (now > lastMs) {
@@ -42,7 +50,11 @@ export function newIterationId(now = Date.now()): string {
     lastMs += 1;
     counter = 0;
   }
-  const time = lastMs.toString(16).padStart(12, '0');
-  const tail = randomHex();
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${counter.toString(16).padStart(3, '0')}-${tail.slice(0, 4)}-${tail.slice(4, 16)}`;
+  if (lastMs !== timeAt) {
+    const time = lastMs.toString(16).padStart(12, '0');
+    timeAt = lastMs;
+    timeText = `${time.slice(0, 8)}-${time.slice(8, 12)}-7`;
+  }
+  const at = randomHex();
+  return `${timeText}${counter.toString(16).padStart(3, '0')}-${poolHex.slice(at, at + 4)}-${poolHex.slice(at + 4, at + 16)}`;
 }

@@ -66,7 +66,7 @@ export class Working {
       if (!this.job._waiting.includes(key)) this.job._waiting.push(key);
       return;
     }
-    this.job._waiting = this.job._waiting.filter((k) => k !== key);
+    if (this.job._waiting.includes(key)) this.job._waiting = this.job._waiting.filter((k) => k !== key);
     if (key === END) this.completeJob();
     else this.start(key, {});
   }
@@ -240,9 +240,14 @@ export class Working {
   }
 
   private updateProgress(): void {
-    const keys = Object.keys(this.job.tasks).filter((k) => k !== START && k !== END);
-    const done = keys.filter((k) => this.job.tasks[k]!.status === 'complete').length;
-    this.job.metrics.progress = keys.length === 0 ? 1 : Math.round((done / keys.length) * 1000) / 1000;
+    let all = 0;
+    let done = 0;
+    for (const key of Object.keys(this.job.tasks)) {
+      if (key === START || key === END) continue;
+      all += 1;
+      if (this.job.tasks[key]!.status === 'complete') done += 1;
+    }
+    this.job.metrics.progress = all === 0 ? 1 : Math.round((done / all) * 1000) / 1000;
   }
 
   /** The task document of one iteration, built from the job (so nothing needs reading back). */
