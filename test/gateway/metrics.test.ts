@@ -61,6 +61,29 @@ test('calls passed through are timed under one bounded label, and no label is a 
   for (const route of routes) assert.doesNotMatch(route, /[0-9a-f]{24}/, route);
 });
 
+test('the pass-through\'s own refusals are counted under its label as well: a path leaving the base path (400) and a body over the limit (413)', async () => {
+  const { request } = await import('node:http');
+  const raw = (method: string, path: string, headers: Record<string, string>): Promise<number> =>
+    new Promise((resolve, reject) => {
+      // A path given as it is: a URL would resolve the encoded dot segment away.
+      const { hostname, port } = new URL(gw.url);
+      const req = request({ hostname, port, path, method, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      // The declared length is refused before any body is read, so none is sent.
+      req.end();
+    });
+  const before = await scrape(core.adminToken);
+  const count = (text: string, status: string, method: string): number => valueOf(text, 'http_request_duration_seconds_count', { service: 'gateway', method, route: 'passthrough', status }) ?? 0;
+  assert.equal(await raw('GET', '/operations-manager/%2e%2e/whoami', {}), 400);
+  assert.equal(await raw('PUT', '/operations-manager/jobs/0000000000000000000000b3', { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }), 413);
+  const after = await scrape(core.adminToken);
+  assert.equal(count(after.text, '400', 'GET') - count(before.text, '400', 'GET'), 1);
+  assert.equal(count(after.text, '413', 'PUT') - count(before.text, '413', 'PUT'), 1);
+});
+
 test('the metrics are refused without credentials and to callers without a metrics role', async () => {
   assert.equal((await scrape(null)).status, 401);
   assert.equal((await scrape('f'.repeat(64))).status, 401);
