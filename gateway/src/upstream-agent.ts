@@ -12,10 +12,7 @@
  * by the agent's own listener, as before. A server's shorter `Keep-Alive:
  * timeout=N` hint still shortens a socket's limit, as Node does.
  */
-import { Agent as HttpAgent } from 'node:http';
-import type { AgentOptions, ClientRequestArgs } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
-import type { AgentOptions as HttpsAgentOptions, RequestOptions as HttpsRequestOptions } from 'node:https';
+import type { Agent as HttpAgent } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
@@ -57,36 +54,16 @@ function keep(socket: Duplex, keepAliveMsecs: number): boolean {
   return true;
 }
 
-export class IdleLimitedHttpAgent extends HttpAgent {
-  private readonly keepAliveMs: number;
-
-  constructor(options: AgentOptions, private readonly idleMs: number) {
-    super(options);
-    this.keepAliveMs = options.keepAliveMsecs ?? 1000;
-  }
-
-  override createConnection(options: ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    return limited(super.createConnection(options, callback), this.idleMs);
-  }
-
-  override keepSocketAlive(socket: Duplex): boolean {
-    return keep(socket, this.keepAliveMs);
-  }
-}
-
-export class IdleLimitedHttpsAgent extends HttpsAgent {
-  private readonly keepAliveMs: number;
-
-  constructor(options: HttpsAgentOptions, private readonly idleMs: number) {
-    super(options);
-    this.keepAliveMs = options.keepAliveMsecs ?? 1000;
-  }
-
-  override createConnection(options: HttpsRequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    return limited(super.createConnection(options, callback), this.idleMs);
-  }
-
-  override keepSocketAlive(socket: Duplex): boolean {
-    return keep(socket, this.keepAliveMs);
-  }
+/**
+ * Gives `agent` the idle limit of this file: `createConnection` and
+ * `keepSocketAlive`, the two methods Node documents for an agent to replace,
+ * are replaced on the instance, so one function serves the http and the
+ * https agent alike.
+ */
+export function idleLimited<A extends HttpAgent>(agent: A, idleMs: number, keepAliveMs: number): A {
+  const base: HttpAgent = agent;
+  const make = base.createConnection.bind(agent);
+  base.createConnection = (options, callback) => limited(make(options, callback), idleMs);
+  base.keepSocketAlive = (socket) => keep(socket, keepAliveMs);
+  return agent;
 }

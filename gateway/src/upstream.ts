@@ -11,15 +11,14 @@
  * certificate checks off and is warned about at every start.
  */
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import type { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { ConfigError } from '../../config/load.ts';
 import type { Logger } from '../../kernel/index.ts';
-import { IdleLimitedHttpAgent, IdleLimitedHttpsAgent } from './upstream-agent.ts';
+import { idleLimited } from './upstream-agent.ts';
 import { basePathOf, upstreamPath } from './upstream-path.ts';
 
 export interface UpstreamSettings {
@@ -92,9 +91,9 @@ export function createUpstream(settings: UpstreamSettings, logger: Logger | null
   let agent: HttpAgent;
   if (secure) {
     // `ca` replaces the default store, so the default roots are given with the bundle.
-    agent = new IdleLimitedHttpsAgent({ ...pool, rejectUnauthorized: settings.tlsVerify, ...(extra ? { ca: [...rootCertificates, ...extra] } : {}) }, settings.timeoutMs);
+    agent = idleLimited(new HttpsAgent({ ...pool, rejectUnauthorized: settings.tlsVerify, ...(extra ? { ca: [...rootCertificates, ...extra] } : {}) }), settings.timeoutMs, pool.keepAliveMsecs);
   } else {
-    agent = new IdleLimitedHttpAgent(pool, settings.timeoutMs);
+    agent = idleLimited(new HttpAgent(pool), settings.timeoutMs, pool.keepAliveMsecs);
     if (extra) logger?.warn('core.caFile (CORE_CA_FILE) is set but core.url is http: the CAs are not used', { upstream: target.origin });
   }
   if (!settings.tlsVerify) {
