@@ -18,13 +18,18 @@ function listen(server: Server, host: string, port = 0): Promise<number> {
   return new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
-test('with hostname, port and headers planted on Object.prototype, a call to the core still goes to the core', async (t) => {
+/** A core stand-in on IPv4 loopback that answers every call 200 and keeps what it was asked. */
+async function standInCore(): Promise<{ core: Server; port: number; seen: string[] }> {
   const seen: string[] = [];
   const core = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
-  const port = await listen(core, '127.0.0.1');
+  return { core, port: await listen(core, '127.0.0.1'), seen };
+}
+
+test('with hostname, port and headers planted on Object.prototype, a call to the core still goes to the core', async (t) => {
+  const { core, port, seen } = await standInCore();
   const impostorSaw: string[] = [];
   const impostor = createServer((req, res) => {
     impostorSaw.push(`${req.method} ${req.url}`);
@@ -51,12 +56,7 @@ test('with hostname, port and headers planted on Object.prototype, a call to the
 });
 
 test('with localAddress, family and lookup planted on Object.prototype, a call still connects as it should: the socket reads them from copies without a prototype', async (t) => {
-  const seen: string[] = [];
-  const core = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  });
-  const port = await listen(core, '127.0.0.1');
+  const { core, port, seen } = await standInCore();
   const client = createCoreClient(createUpstream({ url: `http://127.0.0.1:${port}`, caFile: null, tlsVerify: true, timeoutMs: 5000 }));
   const proto = Object.prototype as Record<string, unknown>;
   const planted = ['localAddress', 'family', 'lookup'];
