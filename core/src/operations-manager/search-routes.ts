@@ -7,6 +7,7 @@ import { answer, arrayOf, jobs, joiObjectId, joiParams, parseReadOptions, parseS
 import type { AnyRoute, DocType, SearchLimits } from '../../../kernel/index.ts';
 import { JOB_PART, PAGE_METADATA, TASK_PART } from './answers.ts';
 import { OM_READ_ROLES, omRoute } from './route.ts';
+import { pageJson } from './search-page-json.ts';
 import type { SearchService } from './search-service.ts';
 
 const SEARCH_MESSAGE = 'Successfully retrieved items';
@@ -32,7 +33,7 @@ export function searchRoutes(service: SearchService, limits: SearchLimits): AnyR
       async handle({ query }, ctx) {
         const page = await service.search(query, ctx.caller!);
         if ('json' in page) {
-          return { json: `{"message":${JSON.stringify(SEARCH_MESSAGE)},"data":[${page.json.join(',')}],"metadata":${JSON.stringify(page.metadata)}}` };
+          return { json: pageJson(SEARCH_MESSAGE, page.json, page.metadata) };
         }
         return { body: { message: SEARCH_MESSAGE, data: page.docs, metadata: page.metadata } };
       },
