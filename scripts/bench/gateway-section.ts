@@ -72,7 +72,17 @@ async function moderate(name: string, url: string, token: string, rate: number, 
 }
 
 const MODERATE_ROUNDS = 5;
-const SATURATED_ROUNDS = 3;
+/**
+ * Saturated rounds of half the section's seconds each: on a host whose speed moves by a tenth from one minute to
+ * the next, rows measured close together in time see the same host, and their ratio is what it should be.
+ */
+const SATURATED_ROUNDS = 6;
+
+/** The rows in the order of a round: forward, then backward, so no row always follows the same one. */
+function inTurn<T>(rows: readonly T[], round: number): Array<[number, T]> {
+  const order = [...rows.entries()];
+  return round % 2 === 0 ? order : order.reverse();
+}
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -126,6 +136,8 @@ export async function gatewaySection(seconds: number, connections: number): Prom
   };
   const gateway = await startService('gateway/src/main.ts', gatewayEnv(coreUrl));
   const bare = await startService('scripts/bench/bare-proxy.ts', { TARGET: coreUrl });
+  // The same program once more: read against the first, it shows what noise alone does to one comparison (A/A).
+  const bareTwin = await startService('scripts/bench/bare-proxy.ts', { TARGET: coreUrl });
   const bareRewrite = await startService('scripts/bench/bare-rewrite.ts', { TARGET: coreUrl, JOURNAL_DIR: gatewayEnv(coreUrl)['DATA_DIR']! });
   // For the cost of metrics, fresh pairs on the same store, started per round by metrics-cost.ts: the pair above has
   // answered every other row first (a larger audit table, a longer journal), which a comparison would charge to the metrics.
@@ -161,22 +173,24 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       ['gateway pass-through', `${gatewayUrl}${path}`, viaGateway],
       ['legacy getJob, rewritten by the gateway', `${gatewayUrl}/workflow_engine/getJob/${id}`, viaGateway],
       ['legacy getJob, bare Node rewrite', `http://127.0.0.1:${bareRewrite.port}/workflow_engine/getJob/${id}`, { proxy: bareRewrite.child.pid!, core: corePid }],
+      ['bare Node pass-through, a second process (A/A)', `http://127.0.0.1:${bareTwin.port}${path}`, { proxy: bareTwin.child.pid!, core: corePid }],
     ];
     for (const [, url, pids] of rows) await load('warm-up', url, token, 2, connections, pids);
     // Saturated rounds interleaved too, each row the median of its rounds: one row run once moved the CPU ratios by
     // 0.2 between runs of the same tree.
     const saturated: Load[][] = rows.map(() => []);
+    const roundSeconds = Math.max(2, Math.round(seconds / 2));
     for (let round = 0; round < SATURATED_ROUNDS; round += 1) {
-      for (const [i, [name, url, pids]] of rows.entries()) saturated[i]!.push(await load(name, url, token, seconds, connections, pids));
+      for (const [i, [name, url, pids]] of inTurn(rows, round)) saturated[i]!.push(await load(name, url, token, roundSeconds, connections, pids));
     }
     runs.push(...saturated.map(medianLoad));
-    const [direct, bareProxy, passThrough, legacy, bareLegacy] = runs as [Load, Load, Load, Load, Load];
+    const [direct, bareProxy, passThrough, legacy, bareLegacy, twin] = runs as [Load, Load, Load, Load, Load, Load];
     // Moderate: a quarter of what the slowest path sustains, offered to every path alike.
     const rate = Math.max(100, Math.floor(Math.min(...runs.map((r) => r.rps)) / 4 / 50) * 50);
     // Rounds interleaved, each path's figures the median of its rounds: one stall of a noisy host moves one round, not the reading.
     const rounds: Moderate[][] = rows.map(() => []);
     for (let round = 0; round < MODERATE_ROUNDS; round += 1) {
-      for (const [i, [name, url, pids]] of rows.entries()) rounds[i]!.push(await moderate(name, url, token, rate, seconds, pids));
+      for (const [i, [name, url, pids]] of inTurn(rows, round)) rounds[i]!.push(await moderate(name, url, token, rate, seconds, pids));
     }
     const calm = rounds.map(medianRound);
     const cost = await metricsCost(
@@ -188,16 +202,18 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       token,
       connections,
     );
-    const [, calmBare, calmPass, calmLegacy, calmBareLegacy] = calm as [Moderate, Moderate, Moderate, Moderate, Moderate];
+    const [, calmBare, calmPass, calmLegacy, calmBareLegacy, calmTwin] = calm as [Moderate, Moderate, Moderate, Moderate, Moderate, Moderate];
     const date = new Date().toISOString().slice(0, 10);
     const throughputGap = 1 - passThrough.rps / bareProxy.rps;
     const legacyGap = 1 - legacy.rps / passThrough.rps;
     const cpu = (x: number | null): number => x ?? Number.NaN;
     const us = (x: number | null): string => (x === null ? '–' : x.toFixed(0));
+    // The second bare proxy over the first: a ratio between two identical programs, so whatever it is off 1 is noise.
+    const aa = (x: number | null, y: number | null): string => `A/A ${(cpu(x) / cpu(y)).toFixed(2)}×`;
     const readings: Reading[] = [
-      { key: 'gateway.pass-through-throughput', figure: passThrough.rps, baseline: bareProxy.rps, shown: `${passThrough.rps.toFixed(0)} (${relative(throughputGap)})` },
-      { key: 'gateway.pass-through-cpu-saturated', figure: cpu(passThrough.proxyCpu), baseline: cpu(bareProxy.proxyCpu) },
-      { key: 'gateway.pass-through-cpu-moderate', subject: `${rate} req/s`, figure: cpu(calmPass.proxyCpu), baseline: cpu(calmBare.proxyCpu) },
+      { key: 'gateway.pass-through-throughput', figure: passThrough.rps, baseline: bareProxy.rps, shown: `${passThrough.rps.toFixed(0)} (${relative(throughputGap)}; A/A ${(twin.rps / bareProxy.rps).toFixed(2)}×)` },
+      { key: 'gateway.pass-through-cpu-saturated', figure: cpu(passThrough.proxyCpu), baseline: cpu(bareProxy.proxyCpu), shown: `${us(passThrough.proxyCpu)} (${aa(twin.proxyCpu, bareProxy.proxyCpu)})` },
+      { key: 'gateway.pass-through-cpu-moderate', subject: `${rate} req/s`, figure: cpu(calmPass.proxyCpu), baseline: cpu(calmBare.proxyCpu), shown: `${us(calmPass.proxyCpu)} (${aa(calmTwin.proxyCpu, calmBare.proxyCpu)})` },
       { key: 'gateway.pass-through-p99-added', subject: `${rate} req/s`, figure: calmPass.p99, baseline: calmBare.p99 },
       { key: 'gateway.rewrite-throughput', figure: legacy.rps, baseline: passThrough.rps, shown: `${legacy.rps.toFixed(0)} (${relative(legacyGap)}; bare Node rewrite ${bareLegacy.rps.toFixed(0)})` },
       { key: 'gateway.rewrite-cpu-saturated', figure: cpu(legacy.proxyCpu), baseline: cpu(bareLegacy.proxyCpu) },
@@ -212,7 +228,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       '',
       `Command: \`npm run bench\` (gateway part: \`npm run bench -- --only gateway\`) · date ${date} · ${cpus().length} cores · Node ${process.version}`,
       '',
-      `autocannon, ${connections} connections, ${seconds} s per row after a 2 s warm-up, ${SATURATED_ROUNDS} rounds with the rows interleaved, each figure the median of a row's rounds, all processes real and on this machine: \`GET /operations-manager/jobs/:id\` (one job, about 3 KB) with a bearer token, on a store of 2,000 seeded jobs. The legacy row is \`GET /workflow_engine/getJob/:id\`, which the gateway rewrites into that same call and unwraps.`,
+      `autocannon, ${connections} connections, ${roundSeconds} s per row after a 2 s warm-up, ${SATURATED_ROUNDS} rounds with the rows interleaved (forward in one round, backward in the next), each figure the median of a row's rounds, all processes real and on this machine: \`GET /operations-manager/jobs/:id\` (one job, about 3 KB) with a bearer token, on a store of 2,000 seeded jobs. The legacy row is \`GET /workflow_engine/getJob/:id\`, which the gateway rewrites into that same call and unwraps. The last row is the bare proxy again, a second process of the same program: its ratio to the first (A/A, beside the pass-through's goals below) is what the host's noise alone does to one such comparison.`,
       '',
       'CPU columns: CPU time (user and system, from `/proc`) the proxy in the path and the core used during the row, divided by the requests answered. With every process and autocannon on the same cores, throughput follows the CPU a request costs in total.',
       '',
@@ -220,7 +236,7 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       '|---|---:|---:|---:|---:|---:|---:|',
       ...runs.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} | ${r.proxyCpu === null ? '–' : r.proxyCpu.toFixed(0)} | ${r.coreCpu.toFixed(0)} |`),
       '',
-      `At moderate load: every path in turn at the same fixed rate, ${rate} requests/s for ${seconds} s (a quarter of what the slowest path sustains above), ${MODERATE_ROUNDS} rounds with the paths interleaved, each figure the median of a path's rounds; requests sent on schedule whether or not earlier answers came back (open loop, so a slow path shows as latency), each timed from its scheduled send with sub-millisecond resolution (\`scripts/bench/paced.ts\`).`,
+      `At moderate load: every path in turn at the same fixed rate, ${rate} requests/s for ${seconds} s (a quarter of what the slowest path sustains above), ${MODERATE_ROUNDS} rounds with the paths interleaved (forward, then backward), each figure the median of a path's rounds; requests sent on schedule whether or not earlier answers came back (open loop, so a slow path shows as latency), each timed from its scheduled send with sub-millisecond resolution (\`scripts/bench/paced.ts\`).`,
       '',
       '| path | p50 ms | p99 ms | errors | proxy CPU µs/req | core CPU µs/req |',
       '|---|---:|---:|---:|---:|---:|',
@@ -235,14 +251,14 @@ export async function gatewaySection(seconds: number, connections: number): Prom
       ...cost.markdown,
       '<!-- bench:gateway:end -->',
     ].join('\n');
-    const short = ['core direct', 'bare Node proxy', 'gateway pass-through', 'legacy getJob (rewritten)', 'bare Node rewrite'];
+    const short = ['core direct', 'bare Node proxy', 'gateway pass-through', 'legacy getJob (rewritten)', 'bare Node rewrite', 'bare Node proxy (A/A)'];
     const panels: Panel[] = [
       { section: 'gateway', title: `Gateway: throughput, ${connections} connections`, unit: 'req/s', better: 'higher', series: ['req/s'], groups: runs.map((r, i) => ({ label: short[i]!, values: [r.rps] })), goal: goalLine('gateway.rewrite-throughput', passThrough.rps) },
       { section: 'gateway', title: 'Gateway: CPU per request, saturated', unit: 'µs', better: 'lower', series: ['proxy', 'core'], groups: runs.map((r, i) => ({ label: short[i]!, values: [r.proxyCpu, r.coreCpu] })), goal: goalLine('gateway.pass-through-cpu-saturated', bareProxy.proxyCpu) },
     ];
     return { markdown, panels, readings: [...readings, ...cost.readings] };
   } finally {
-    for (const p of [bare, bareRewrite, gateway, core]) p.child.kill('SIGTERM');
+    for (const p of [bare, bareTwin, bareRewrite, gateway, core]) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
     for (const dir of [dataDir, ...gatewayDirs]) rmSync(dir, { recursive: true, force: true });
   }
