@@ -1,7 +1,7 @@
 /**
  * The engine section of `npm run bench`: a real core process on a fresh
  * embedded store, measured against the issue's goals. With `--cpu-prof`,
- * where a job's time goes: the throughput run again on a core of its own
+ * where a job's time goes: the throughput runs again on a core of its own
  * under the profiler, after the measured one, so the profiler's cost is not
  * in the figures.
  */
@@ -27,7 +27,7 @@ function startCore(dataDir: string, profileDir: string | null): Promise<Started>
   return startService('core/src/main.ts', { DATA_DIR: dataDir, CORE_PORT: '0', LOG_LEVEL: 'info', MONGO_URL: '', ADMIN_USERNAME: 'bench-admin', ADMIN_PASSWORD: 'bench-admin-password', ENGINE_MAX_TASK_RUNS_PER_JOB: '10000000' }, null, profiling(profileDir));
 }
 
-/** The throughput run on a fresh core of its own under `--cpu-prof`, and where its time went. */
+/** The throughput runs (cold, then warm) on a fresh core of its own under `--cpu-prof`, and where its time went. */
 async function profiledShares(dir: string, jobs: number): Promise<Share[] | null> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iap-bench-engine-prof-'));
   const core = await startCore(dataDir, dir);
@@ -75,7 +75,7 @@ export async function engineSection(jobs: number, profileDir: string | null = nu
       `| ten-task job (${r.latency.n} jobs) | ${ms(r.latency.p50)} | ${ms(r.latency.p99)} |`,
       `| job with no tasks (${r.noTaskLatency.n} jobs) | ${ms(r.noTaskLatency.p50)} | ${ms(r.noTaskLatency.p99)} |`,
       '',
-      `All ${r.jobs} jobs completed in ${r.seconds.toFixed(1)} s; the core (all its threads) spent ${r.coreCpuPerJob.toFixed(0)} µs of CPU per job, the bench's client ${r.clientCpuPerJob.toFixed(0)} µs, on the same two cores. Core process memory after the run: RSS ${memory.rssMb.toFixed(0)} MB. Start-to-complete is measured by the client, from sending \`POST /jobs/start\` until it sees the job \`complete\` (in the start answer or by reading the job). Tasks without effects (all ten here) run inside the change that claims them, so a chain of them costs one commit; tasks with effects (delay, child jobs, the relay, transformations) run after their claim is committed.`,
+      `The throughput is the engine's steady state: the same ${r.jobs} jobs were first run once on the fresh core, as every other section warms its paths before it measures, and that run is not the goal's figure. Measured after it, all ${r.jobs} jobs completed in ${r.seconds.toFixed(1)} s; the core (all its threads) spent ${r.coreCpuPerJob.toFixed(0)} µs of CPU per job, the bench's client ${r.clientCpuPerJob.toFixed(0)} µs, on the same two cores. The run before it, on the core just started, its optimising compiler still at work, read ${r.cold.jobsPerSecond.toFixed(0)} jobs a second at ${r.cold.coreCpuPerJob.toFixed(0)} µs of the core's CPU per job. Core process memory after the run: RSS ${memory.rssMb.toFixed(0)} MB. Start-to-complete is measured by the client, from sending \`POST /jobs/start\` until it sees the job \`complete\` (in the start answer or by reading the job). Tasks without effects (all ten here) run inside the change that claims them, so a chain of them costs one commit; tasks with effects (delay, child jobs, the relay, transformations) run after their claim is committed.`,
       '',
       '### A job that loops',
       '',
@@ -90,7 +90,7 @@ export async function engineSection(jobs: number, profileDir: string | null = nu
       `| cancel answered after | ${ms(loop.cancelMs)} ms (${loop.runsAfterCancel} task runs after it) |`,
       '',
       ...goalTable(readings.slice(3)),
-      ...(shares === null ? [] : ['', `Where the core's time went in the throughput run (the same ${r.jobs} jobs on a core of its own under \`--cpu-prof\`, after the figures above; each sample charged to the first kind any frame of its stack belongs to, \`scripts/bench/engine-profile.ts\`; idle time, start-up and the store's checkpoint thread left out):`, '', ...sharesTable(shares)]),
+      ...(shares === null ? [] : ['', `Where the core's time went in the throughput runs (twice the same ${r.jobs} jobs, cold then warm, on a core of its own under \`--cpu-prof\`, after the figures above; each sample charged to the first kind any frame of its stack belongs to, \`scripts/bench/engine-profile.ts\`; idle time, start-up and the store's checkpoint thread left out):`, '', ...sharesTable(shares)]),
       '<!-- bench:engine:end -->',
     ].join('\n');
     const panels: Panel[] = [
