@@ -13,6 +13,12 @@ export interface CollectionSpec {
   /** The search registry, for collections the search language reads. */
   readonly docType: DocType | null;
   readonly indexes: readonly IndexDescription[];
+  /**
+   * Readers keep copies of its documents while its change mark stays (the workflow lookup): the embedded store
+   * then keeps the mark in the file, moved by every write from any connection or process (schema.ts). Unmarked
+   * collections have no mark, and nothing read from them may be kept.
+   */
+  readonly changeMarked?: boolean;
 }
 
 type KeyPart = [path: string, direction: 1 | -1 | 'text'];

@@ -52,7 +52,8 @@ export interface DocCollection {
   /**
    * Moves whenever a document of the collection may have changed, written by this process or any other: a
    * reader that keeps what it read (the workflows a job start reads) may reuse it while the mark, taken before
-   * the read, stays the same. Null when the store cannot tell cheaply (MongoDB), and nothing may be kept.
+   * the read, stays the same. Null when the store cannot tell cheaply (MongoDB) or the collection is not
+   * declared `changeMarked` (kernel/store/collections.ts), and nothing may be kept.
    */
   changeMark(): string | null;
   insertOne(doc: Doc): Promise<void>;

@@ -44,7 +44,8 @@ export const ROLES = declareCollection<PlainDoc>(searchedCollection(roles), {
   notFound: notFound('Role'),
   uniqueName: { parameter: 'name', of: (doc) => `${String(doc['name'])} of ${String(doc['provenance'])}` },
 });
-export const WORKFLOWS = declareCollection<StudioWorkflow>(searchedCollection(workflows), { noun: 'workflow', notFound: notFound('Workflow') });
+/** Marked: every job start reads its workflow, and the lookup keeps it while the mark stays (core/src/workflows/lookup.ts). */
+export const WORKFLOWS = declareCollection<StudioWorkflow>({ ...searchedCollection(workflows), changeMarked: true }, { noun: 'workflow', notFound: notFound('Workflow') });
 export const TRANSFORMATIONS = declareCollection<TransformationDoc>(searchedCollection(transformations), {
   noun: 'transformation',
   notFound: notFound('Transformation'),

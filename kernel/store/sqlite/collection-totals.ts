@@ -3,7 +3,9 @@
  * counters (counted-totals.ts), one-word text totals, the counts a read has
  * remembered, the inserts its writer counts once per transaction
  * (insert-counts.ts), and the change mark readers keep their copies by. Every
- * write tells it (`changed`), so nothing remembered outlives a write.
+ * write through this connection tells it (`changed`), and the counts it
+ * remembers are also dropped when another connection commits, so nothing
+ * remembered outlives a write.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { Condition } from '../../search/conditions.ts';
@@ -20,9 +22,8 @@ export class CollectionTotals {
   /** Only for a collection with a text index. */
   private readonly textTotals: TextTotals | null;
   private readonly rowCount: Statement;
-  private readonly dataVersion: Statement;
-  /** Writes through this collection since it was opened; with `PRAGMA data_version` (other connections' commits), the change mark. */
-  private writes = 0;
+  /** Only for a collection whose readers keep copies (schema.ts, `ensureChangeMark`). */
+  private readonly mark: Statement | null;
 
   constructor(
     private readonly db: Database,
@@ -30,24 +31,24 @@ export class CollectionTotals {
     private readonly table: string,
     private readonly compiler: SqlCompiler,
     private readonly stmt: (sql: string) => Statement,
-    options: { readonly countCacheEntries: number; readonly text: boolean },
+    options: { readonly countCacheEntries: number; readonly text: boolean; readonly changeMarked: boolean },
   ) {
     this.counts = new CountCache(db, options.countCacheEntries);
     this.counted = new CountedTotals(db, name, compiler, table);
     this.inserts = new InsertCounts(db, name);
     this.textTotals = options.text ? new TextTotals(db, name) : null;
     this.rowCount = db.prepare('SELECT n FROM _row_counts WHERE collection = ?').bind(name);
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.mark = options.changeMarked ? db.prepare('SELECT n FROM _change_marks WHERE collection = ?').pluck().bind(name) : null;
   }
 
-  /** Every write calls it before writing: totals kept are dropped and the change mark moves. */
+  /** Every write calls it before writing: totals kept are dropped. */
   changed(): void {
     this.counts.clear();
-    this.writes += 1;
   }
 
-  changeMark(): string {
-    return `${String(this.dataVersion.get())}:${this.writes}`;
+  /** Null for a collection without a mark: nothing read from it may be kept. */
+  changeMark(): string | null {
+    return this.mark === null ? null : String(this.mark.get());
   }
 
   /** Before each insert, inside the writing transaction. */

@@ -44,7 +44,7 @@ export class SqliteCollection implements DocCollection {
     this.table = quoteIdent(spec.name);
     this.compiler = new SqlCompiler(spec.name, new Set(generatedPaths(spec)));
     const text = spec.indexes.some((ix) => Object.values(ix.key).includes('text'));
-    this.totals = new CollectionTotals(db, spec.name, this.table, this.compiler, (sql) => this.stmt(sql), { countCacheEntries, text });
+    this.totals = new CollectionTotals(db, spec.name, this.table, this.compiler, (sql) => this.stmt(sql), { countCacheEntries, text, changeMarked: spec.changeMarked === true });
     this.tidy = text ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;
   }
 
@@ -65,7 +65,7 @@ export class SqliteCollection implements DocCollection {
     this.totals.countInserts();
   }
 
-  changeMark(): string {
+  changeMark(): string | null {
     return this.totals.changeMark();
   }
 

@@ -38,7 +38,8 @@ export class CountCache {
     return n;
   }
 
+  /** Every write calls it: eleven times a ten-task job. V8's `Map#clear` makes a new table even for an empty map. */
   clear(): void {
-    this.entries.clear();
+    if (this.entries.size > 0) this.entries.clear();
   }
 }

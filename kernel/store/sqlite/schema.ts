@@ -131,3 +131,21 @@ export function ensureRowCounter(db: Database, collection: string): void {
     db.exec(`CREATE TRIGGER ${name('ad')} AFTER DELETE ON ${table} BEGIN UPDATE _row_counts SET n = n - 1 WHERE collection = ${literal}; END`);
   })();
 }
+
+/**
+ * The change mark of a collection whose readers keep copies (CollectionSpec.changeMarked): a counter in the file,
+ * moved by triggers inside every transaction that writes the collection, whichever connection or process writes it,
+ * and by nothing else. The mark was `PRAGMA data_version`, which moves on every other connection's commit to any
+ * table: with a second core on the same file, or `npm run archive` deleting jobs from cron, the workflow a start
+ * names was read again at nearly every start, and reading the pragma cost a start about 10 us itself.
+ */
+export function ensureChangeMark(db: Database, collection: string): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS _change_marks (collection TEXT PRIMARY KEY, n INTEGER NOT NULL)`);
+  db.prepare(`INSERT OR IGNORE INTO _change_marks (collection, n) VALUES (?, 0)`).run(collection);
+  const table = quoteIdent(collection);
+  const literal = `'${collection.replace(/'/g, "''")}'`;
+  for (const [suffix, event] of [['ai', 'INSERT'], ['au', 'UPDATE'], ['ad', 'DELETE']] as const) {
+    db.exec(`CREATE TRIGGER IF NOT EXISTS ${quoteIdent(`${collection}__mark_${suffix}`)} AFTER ${event} ON ${table} BEGIN
+      UPDATE _change_marks SET n = n + 1 WHERE collection = ${literal}; END`);
+  }
+}

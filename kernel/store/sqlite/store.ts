@@ -17,7 +17,7 @@ import { SqliteCollection, storeError } from './collection.ts';
 import { backfillAll, ensureValueCounters } from './counters.ts';
 import { TEXT_TIDY_DEFAULTS } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
-import { createIndex, createTable, ensureRowCounter } from './schema.ts';
+import { createIndex, createTable, ensureChangeMark, ensureRowCounter } from './schema.ts';
 import { CheckpointThread } from './checkpoint-thread.ts';
 import { walFileBytes } from './wal-length.ts';
 import type { CheckpointFigures } from './checkpoint-thread.ts';
@@ -127,6 +127,7 @@ export class SqliteStore implements Store {
         if (createTable(db, spec)) for (const ix of spec.indexes) createIndex(db, spec.name, ix);
         ensureRowCounter(db, spec.name);
         ensureValueCounters(db, spec.name);
+        if (spec.changeMarked === true) ensureChangeMark(db, spec.name);
       }
     }).immediate();
     // Each batch is its own transaction, so another process can write between them.

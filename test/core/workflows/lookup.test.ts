@@ -69,3 +69,16 @@ test('the workflow kept cannot be changed by a caller', async () => {
     assert.equal(Object.keys((await lookup.byName('wf'))!.tasks).includes('planted'), false);
   });
 });
+
+test("a workflow stays kept while other processes write other collections", async () => {
+  await withStore(async (dir, store) => {
+    const lookup = createWorkflowLookup(store);
+    await store.collection('workflows').insertOne(workflow('first'));
+    const kept = await lookup.byName('wf');
+    // As a second core on the same file starting jobs, or `npm run archive` deleting them.
+    const other = new Database(join(dir, 'iap.sqlite'));
+    other.prepare(`INSERT INTO jobs (id, doc) VALUES (?, jsonb(?))`).run('b'.repeat(24), JSON.stringify({ _id: 'b'.repeat(24), name: 'x', status: 'running' }));
+    other.close();
+    assert.equal(await lookup.byName('wf'), kept, 'the same object: not read again');
+  });
+});
