@@ -13,7 +13,7 @@
  */
 import { cpuNanosOf } from './child.ts';
 import { jsonClient } from './json-client.ts';
-import { summarize } from './stats.ts';
+import { callsInFlight, summarize } from './stats.ts';
 import type { Summary } from './stats.ts';
 
 /** One throughput run: `jobs` starts, `concurrency` in flight, until all have completed. */
@@ -87,13 +87,7 @@ export async function runEngineBench(baseUrl: string, token: string, jobs: numbe
     const began = performance.now();
     const coreCpuBefore = cpuNanosOf(corePid);
     const clientCpuBefore = process.cpuUsage();
-    let sent = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (sent < jobs) {
-        sent += 1;
-        await start();
-      }
-    }));
+    await callsInFlight(jobs, concurrency, start);
     while ((await count('complete')) - before < jobs) {
       if ((await count('error')) > 0) throw new Error('a benchmark job ended in error');
       await new Promise((r) => setTimeout(r, 20));

@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import got from 'got';
 import { startNsoSim } from '../../tools/nso-sim/server.ts';
-import { ms, summarize } from './stats.ts';
+import { callsInFlight, ms, summarize } from './stats.ts';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '5000' }, undici: { type: 'string' } } });
 const calls = Number(values.calls);
@@ -54,13 +54,7 @@ if (values.undici) {
 
 async function cpuPerCall(client: Client, inFlight: number): Promise<number> {
   const before = process.cpuUsage();
-  let next = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < calls) {
-      next += 1;
-      await client();
-    }
-  }));
+  await callsInFlight(calls, inFlight, client);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / calls;
 }

@@ -33,3 +33,14 @@ export async function timeRuns(runs: number, warmup: number, call: (i: number) =
   }
   return samples;
 }
+
+/** Makes `total` calls with `inFlight` of them under way at once; resolves when the last has answered. */
+export async function callsInFlight(total: number, inFlight: number, call: () => Promise<unknown>): Promise<void> {
+  let sent = 0;
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (sent < total) {
+      sent += 1;
+      await call();
+    }
+  }));
+}
