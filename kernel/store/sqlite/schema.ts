@@ -137,7 +137,7 @@ export function ensureRowCounter(db: Database, collection: string): void {
  * moved by triggers inside every transaction that writes the collection, whichever connection or process writes it,
  * and by nothing else. The mark was `PRAGMA data_version`, which moves on every other connection's commit to any
  * table: with a second core on the same file, or `npm run archive` deleting jobs from cron, the workflow a start
- * names was read again at nearly every start, and reading the pragma cost a start about 10 us itself.
+ * names was read again at nearly every start.
  */
 export function ensureChangeMark(db: Database, collection: string): void {
   db.exec(`CREATE TABLE IF NOT EXISTS _change_marks (collection TEXT PRIMARY KEY, n INTEGER NOT NULL)`);
