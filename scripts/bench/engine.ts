@@ -6,10 +6,11 @@
  *
  * The throughput figure is the engine's steady state: the same load is run
  * once on the fresh core first, as every other section warms its paths
- * before it measures; that run is reported beside it, not held to the goal. A core just started runs its
- * first few thousand jobs partly in V8's interpreter while its optimising
- * compiler works on other threads, and that run read about a fifth fewer
- * jobs a second than the next ones on the same core (BENCHMARKS.md).
+ * before it measures; that run is reported beside it, not held to the goal.
+ * A core just started runs its first few thousand jobs partly in V8's
+ * interpreter while its optimising compiler works on other threads, and
+ * that run read about a fifth fewer jobs a second than the next ones on the
+ * same core (BENCHMARKS.md).
  */
 import { cpuNanosOf } from './child.ts';
 import { jsonClient } from './json-client.ts';

@@ -15,6 +15,11 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** A string as an SQL literal, for DDL that cannot take parameters (triggers). */
+export function quoteText(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
 /** JSON path with every key quoted, so `_id` or digits need no special care. */
 export function jsonPath(path: string): string {
   return `$.${path.split('.').map((k) => `"${k}"`).join('.')}`;

@@ -17,7 +17,7 @@
  * mark has passed every row.
  */
 import type { Database } from 'better-sqlite3';
-import { columnName, quoteIdent } from './columns.ts';
+import { columnName, quoteIdent, quoteText } from './columns.ts';
 
 /** The mark once every row is counted: every write is counted from then on. */
 export const ALL_ROWS = 9223372036854775807n;
@@ -80,9 +80,6 @@ function countedColumns(spec: CounterSpec): string {
   return [...spec.exact, ...spec.epoch].map((p) => quoteIdent(columnName(p))).join(', ');
 }
 
-function literal(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
 
 const TRIGGERS = ['ad', 'au'] as const;
 /** The per-row insert trigger of earlier versions, dropped at open: inserts are counted per transaction now. */
@@ -94,7 +91,7 @@ function triggerName(collection: string, suffix: string): string {
 
 function createTriggers(db: Database, collection: string, spec: CounterSpec): void {
   const table = quoteIdent(collection);
-  const coll = literal(collection);
+  const coll = quoteText(collection);
   const counted = (row: string): string => `${row}.seq <= (SELECT upto FROM _counter_state WHERE coll = ${coll})`;
   const remove = (only: string): string => {
     const removed = `(field, bucket) IN (SELECT k, v FROM (${pairs(spec, 'old')}) WHERE ${only})`;
@@ -152,7 +149,7 @@ function countRowsAbove(spec: CounterSpec, table: string, upto: string): string 
 export function insertedValuesSql(collection: string): string | null {
   const spec = COUNTED[collection];
   if (!spec) return null;
-  return countRowsAbove(spec, quoteIdent(collection), `(SELECT upto FROM _counter_state WHERE coll = ${literal(collection)})`);
+  return countRowsAbove(spec, quoteIdent(collection), `(SELECT upto FROM _counter_state WHERE coll = ${quoteText(collection)})`);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Database } from 'better-sqlite3';
 import type { CollectionSpec } from '../collections.ts';
 import { keyParts } from '../collections.ts';
 import type { IndexDescription } from '../types.ts';
-import { columnName, ftsTable, generatedPaths, jsonPath, quoteIdent } from './columns.ts';
+import { columnName, ftsTable, generatedPaths, jsonPath, quoteIdent, quoteText } from './columns.ts';
 
 function generatedColumn(path: string): string {
   return `${quoteIdent(columnName(path))} GENERATED ALWAYS AS (json_extract(doc, '${jsonPath(path)}')) VIRTUAL`;
@@ -120,7 +120,7 @@ export function ensureRowCounter(db: Database, collection: string): void {
   db.exec(`CREATE TABLE IF NOT EXISTS _row_counts (collection TEXT PRIMARY KEY, n INTEGER NOT NULL)`);
   const table = quoteIdent(collection);
   const name = (suffix: string): string => quoteIdent(`${collection}__count_${suffix}`);
-  const literal = `'${collection.replace(/'/g, "''")}'`;
+  const literal = quoteText(collection);
   // Counts so far are exact either way: the old trigger counted every insert up to this transaction.
   db.exec(`DROP TRIGGER IF EXISTS ${name('ai')}`);
   const present = db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(`${collection}__count_ad`) as { n: number };
@@ -143,7 +143,7 @@ export function ensureChangeMark(db: Database, collection: string): void {
   db.exec(`CREATE TABLE IF NOT EXISTS _change_marks (collection TEXT PRIMARY KEY, n INTEGER NOT NULL)`);
   db.prepare(`INSERT OR IGNORE INTO _change_marks (collection, n) VALUES (?, 0)`).run(collection);
   const table = quoteIdent(collection);
-  const literal = `'${collection.replace(/'/g, "''")}'`;
+  const literal = quoteText(collection);
   for (const [suffix, event] of [['ai', 'INSERT'], ['au', 'UPDATE'], ['ad', 'DELETE']] as const) {
     db.exec(`CREATE TRIGGER IF NOT EXISTS ${quoteIdent(`${collection}__mark_${suffix}`)} AFTER ${event} ON ${table} BEGIN
       UPDATE _change_marks SET n = n + 1 WHERE collection = ${literal}; END`);
