@@ -56,8 +56,11 @@ if (mongoUrl) {
 // are done, checked against the OpenAPI documents: an answer that drifts from its description fails the run.
 const recorded = mkdtempSync(join(tmpdir(), 'iap-contract-'));
 // A hung test fails after five minutes instead of holding CI until its own limit.
-// The failures are listed again at the very end, where a truncated CI log still shows them.
-const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-failures.mjs', '--test-reporter-destination=stdout'];
+// A terminal gets node's spec reporter, which ends with the failures. A log (CI) gets TAP, as node gives it by
+// default there, and the failures listed again at the very end, where a log cut to its last pages still shows them.
+const reporters = process.stdout.isTTY
+  ? ['--test-reporter=spec', '--test-reporter-destination=stdout']
+  : ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-failures.mjs', '--test-reporter-destination=stdout'];
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=300000', ...reporters, ...files], { stdio: 'inherit', env: { ...process.env, CONTRACT_RECORD_DIR: recorded } });
 const contract = spawnSync(process.execPath, ['--import', 'tsx', 'test/contract/check-answers.ts', recorded], { stdio: 'inherit' });
 rmSync(recorded, { recursive: true, force: true });
