@@ -80,7 +80,6 @@ function countedColumns(spec: CounterSpec): string {
   return [...spec.exact, ...spec.epoch].map((p) => quoteIdent(columnName(p))).join(', ');
 }
 
-
 const TRIGGERS = ['ad', 'au'] as const;
 /** The per-row insert trigger of earlier versions, dropped at open: inserts are counted per transaction now. */
 const OLD_INSERT_TRIGGER = 'ai';
