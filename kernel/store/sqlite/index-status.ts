@@ -7,7 +7,7 @@ import type { CollectionSpec } from '../collections.ts';
 import { keyParts } from '../collections.ts';
 import type { IndexDescription, IndexStatus } from '../types.ts';
 import { columnName, columnPaths } from './columns.ts';
-import { hasTextIndex, listIndexes, sqliteIndexName } from './schema.ts';
+import { hasTextIndex, listIndexes, physicalColumns, sqliteIndexName } from './schema.ts';
 
 export interface IndexComparison {
   readonly status: IndexStatus;
@@ -36,8 +36,10 @@ export function compareIndexes(db: Database, spec: CollectionSpec): IndexCompari
       if (!hasTextIndex(db, spec.name)) missing.push(ix);
       continue;
     }
-    const wanted = signature(parts.map(([p, d]) => [columnName(p), d]), ix.unique === true);
-    const match = existing.find((e) => !used.has(e.sqliteName) && signature(e.columns, e.unique) === wanted);
+    // Built ascending by this version (schema.ts physicalColumns); a store made before has it as declared, which
+    // serves the same searches and is kept as it is.
+    const wanted = new Set([signature(physicalColumns(ix), ix.unique === true), signature(parts.map(([p, d]) => [columnName(p), d]), ix.unique === true)]);
+    const match = existing.find((e) => !used.has(e.sqliteName) && wanted.has(signature(e.columns, e.unique)));
     if (!match) {
       missing.push(ix);
       continue;

@@ -49,8 +49,24 @@ export function createIndex(db: Database, collection: string, ix: IndexDescripti
     createTextIndex(db, collection, text[0]);
     return;
   }
-  const cols = parts.map(([path, dir]) => `${quoteIdent(columnName(path))}${dir === -1 ? ' DESC' : ''}`).join(', ');
+  const cols = physicalColumns(ix).map(([column]) => quoteIdent(column)).join(', ');
   db.exec(`CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quoteIdent(sqliteIndexName(collection, ix))} ON ${quoteIdent(collection)} (${cols})`);
+}
+
+/**
+ * The columns an index is built on in SQLite: the declared ones, every one
+ * ascending. A search's order is one field then `_id`, both one way, so the
+ * planner walks such an index forwards or backwards alike (and backwards
+ * after an equality on its first column). A descending index of a time,
+ * whose new keys are the largest, takes each new key at its low end, and
+ * SQLite splits a full index page there into two half-full ones: such an
+ * index kept half of every leaf empty (2,050 of 4,096 bytes on average)
+ * and was twice the size of the same index built ascending, which is
+ * filled at its high end and keeps its leaves about seven-eighths full
+ * (BENCHMARKS.md, "The nineteenth session").
+ */
+export function physicalColumns(ix: IndexDescription): Array<[string, 1]> {
+  return keyParts(ix).map(([path]) => [columnName(path), 1]);
 }
 
 export function dropIndex(db: Database, sqliteName: string): void {

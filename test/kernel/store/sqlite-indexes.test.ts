@@ -88,3 +88,58 @@ test('a text index missing its triggers counts as missing and is rebuilt whole',
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a store made before, with its time indexes descending, keeps them: nothing is missing or rebuilt, and they still serve newest-first', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iap-ix-desc-'));
+  try {
+    const first = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
+    await first.collection('jobs').insertMany(jobs);
+    await first.close();
+    // As versions before this one built it.
+    const raw = new Database(join(dir, 'iap.sqlite'));
+    raw.exec('DROP INDEX "jobs.metrics.start_time_-1__id_-1"');
+    raw.exec('CREATE INDEX "jobs.metrics.start_time_-1__id_-1" ON jobs (f_metrics__start_time DESC, id DESC)');
+    raw.close();
+
+    const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
+    const jobsCol = store.collection('jobs');
+    assert.deepEqual(await jobsCol.indexStatus(), { missing: [], misnamed: [], external: [], indexed: true });
+    assert.deepEqual(await jobsCol.buildIndexes(), { missing: [], misnamed: [], external: [], indexed: true });
+    const page = await jobsCol.search(parseSearch(jobType, 'sort=metrics.start_time&order=-1&limit=5', TEST_LIMITS));
+    const starts = page.docs.map((d) => (d['metrics'] as { start_time: number }).start_time);
+    assert.deepEqual(starts, [...starts].sort((a, b) => b - a));
+    await store.close();
+    const check = new Database(join(dir, 'iap.sqlite'), { readonly: true });
+    const desc = check.prepare(`SELECT desc FROM pragma_index_xinfo('jobs.metrics.start_time_-1__id_-1') WHERE key = 1`).pluck().all();
+    check.close();
+    assert.deepEqual(desc, [1, 1], 'the descending index was left as it was');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('new documents in time order keep the time indexes\' pages full, as the engine writes them, ten a commit', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iap-ix-fill-'));
+  try {
+    const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
+    const t0 = Date.UTC(2026, 0, 1);
+    for (let commit = 0; commit < 400; commit += 1) {
+      const docs = Array.from({ length: 10 }, (_, i) => {
+        const n = commit * 10 + i;
+        const at = t0 + n * 7;
+        return { _id: `01a00000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`, name: ['makeData', 'query', 'evaluation'][i % 3], status: 'complete', type: 'automatic', description: '', job: { _id: (commit + 0x10000).toString(16).padStart(24, '0') }, last_updated: new Date(at).toISOString(), metrics: { start_time: at } };
+      });
+      await store.batch(docs.map((doc) => ({ op: 'insert' as const, collection: 'tasks', doc })));
+    }
+    await store.close();
+    const raw = new Database(join(dir, 'iap.sqlite'), { readonly: true });
+    const pageSize = raw.pragma('page_size', { simple: true }) as number;
+    const leaves = raw.prepare(`SELECT name, avg(unused) AS unused, count(*) AS n FROM dbstat WHERE pagetype = 'leaf' AND name IN ('tasks.metrics.start_time_-1__id_-1', 'tasks.last_updated_-1__id_-1') GROUP BY name`).all() as Array<{ name: string; unused: number; n: number }>;
+    raw.close();
+    assert.equal(leaves.length, 2);
+    // Built descending, these leaves were half empty (a new key split the index's first page in two).
+    for (const leaf of leaves) assert.ok(leaf.unused < pageSize / 4, `${leaf.name}: ${leaf.unused.toFixed(0)} of ${pageSize} bytes unused a leaf, over ${leaf.n} leaves`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { jobs as jobType, tasks as taskType } from '../../../kernel/search/fields.ts';
-import { searchedCollection, sortIsIndexed } from '../../../kernel/store/collections.ts';
-import { generatedPaths } from '../../../kernel/store/sqlite/columns.ts';
+import { keyParts, searchedCollection, sortIsIndexed } from '../../../kernel/store/collections.ts';
+import { columnName, generatedPaths } from '../../../kernel/store/sqlite/columns.ts';
 import { SqlCompiler } from '../../../kernel/store/sqlite/compile.ts';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import { jobs, tasks } from '../../fixtures/search-data.ts';
@@ -49,6 +49,40 @@ test('indexed sorts walk an index; the others use the bounded sorter, in both di
         }
       }
       assert.ok(indexed >= 2 * 12, `expected the declared sort indexes to be used, saw ${indexed / 2}`);
+    } finally {
+      raw.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an equality on an index\'s first field then its declared order walks the index, in both directions', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iap-sortplan-eq-'));
+  try {
+    const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
+    await store.collection('jobs').insertMany(jobs);
+    await store.collection('tasks').insertMany(tasks);
+    await store.close();
+    const raw = new Database(join(dir, 'iap.sqlite'), { readonly: true });
+    try {
+      let walked = 0;
+      for (const type of [jobType, taskType]) {
+        for (const ix of searchedCollection(type).indexes) {
+          const parts = keyParts(ix);
+          // `status` then a sort field then `_id`: the searches it serves are `equals[status]` sorted on the second.
+          if (parts.length !== 3 || parts[2]![0] !== '_id') continue;
+          const [first, second] = [columnName(parts[0]![0]), columnName(parts[1]![0])];
+          for (const dir of ['ASC', 'DESC']) {
+            const sql = `EXPLAIN QUERY PLAN SELECT t.seq AS seq FROM "${type.collection}" AS t WHERE "${first}" = 'running' ORDER BY "${second}" ${dir}, id ${dir} LIMIT 100`;
+            const plan = (raw.prepare(sql).all() as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
+            assert.doesNotMatch(plan, /TEMP B-TREE/, `${type.name} ${ix.name} ${dir}: ${plan}`);
+            assert.match(plan, new RegExp(`USING (COVERING )?INDEX ${type.collection}\\.${ix.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `), `${type.name} ${ix.name} ${dir}: ${plan}`);
+            walked += 1;
+          }
+        }
+      }
+      assert.ok(walked >= 6, `expected the jobs' and tasks' status indexes, walked ${walked}`);
     } finally {
       raw.close();
     }
