@@ -61,7 +61,7 @@ export function createIndex(db: Database, collection: string, ix: IndexDescripti
  * whose new keys are the largest, takes each new key at its low end, and
  * SQLite splits a full index page there into two half-full ones: such an
  * index kept half of every leaf empty (2,050 of 4,096 bytes on average)
- * and was twice the size of the same index built ascending, which is
+ * and was 1.75 times the size of the same index built ascending, which is
  * filled at its high end and keeps its leaves about seven-eighths full
  * (BENCHMARKS.md, "The nineteenth session").
  */
