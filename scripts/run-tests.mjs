@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { LOG_REPORTERS } from './test-failures.mjs';
 
 function collect(dir) {
   const out = [];
@@ -60,7 +61,7 @@ const recorded = mkdtempSync(join(tmpdir(), 'iap-contract-'));
 // default there, and the failures listed again at the very end, where a log cut to its last pages still shows them.
 const reporters = process.stdout.isTTY
   ? ['--test-reporter=spec', '--test-reporter-destination=stdout']
-  : ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-failures.mjs', '--test-reporter-destination=stdout'];
+  : LOG_REPORTERS;
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-timeout=300000', ...reporters, ...files], { stdio: 'inherit', env: { ...process.env, CONTRACT_RECORD_DIR: recorded } });
 const contract = spawnSync(process.execPath, ['--import', 'tsx', 'test/contract/check-answers.ts', recorded], { stdio: 'inherit' });
 rmSync(recorded, { recursive: true, force: true });

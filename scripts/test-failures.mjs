@@ -3,6 +3,9 @@
 // of a long log; without this a failure deep in the TAP stream is invisible.
 // Suites that failed only because a test inside them failed are left out.
 
+/** The reporters `npm test` uses in a log (CI): TAP, then this summary, both to stdout. */
+export const LOG_REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-failures.mjs', '--test-reporter-destination=stdout'];
+
 function firstLines(error) {
   const cause = error?.cause ?? error;
   const text = cause instanceof Error ? cause.stack ?? cause.message : String(cause);

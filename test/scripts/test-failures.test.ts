@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { LOG_REPORTERS } from '../../scripts/test-failures.mjs';
 
 const FIXTURE = 'test/fixtures/test-runner/one-failing.ts';
 
@@ -17,7 +18,7 @@ function run(reporterArgs: readonly string[]): { status: number | null; stdout: 
 }
 
 test('the summary names the failed test, its file and its error, after everything else', () => {
-  const { status, stdout } = run(['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-failures.mjs', '--test-reporter-destination=stdout']);
+  const { status, stdout } = run(LOG_REPORTERS);
   assert.equal(status, 1);
   const at = stdout.indexOf('# 1 failed:');
   assert.ok(at > stdout.indexOf('# fail 1'), 'the summary comes after the TAP totals');
