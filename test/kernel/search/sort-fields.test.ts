@@ -82,5 +82,18 @@ for (const factory of storeFactories()) {
       // An indexed sort walks its index: any skip is accepted.
       assert.equal((await ids(`jobs?sort=created&order=-1&skip=${window * 10}&limit=100`)).status, 200);
     });
+
+    test('tasks keep an index for the platform\'s sort and the status and time reads; type and description sort in the window', async () => {
+      for (const path of ['name', 'status', 'metrics.start_time', 'last_updated']) assert.ok(sortIsIndexed(taskType, path), path);
+      for (const path of ['type', 'description']) assert.equal(sortIsIndexed(taskType, path), false, path);
+      const window = fixture.core.config.search.maxUnindexedSortWindow;
+      assert.equal((await ids(`tasks?sort=type&order=1&skip=${window - 100}&limit=100`)).status, 200);
+      const beyond = await fixture.core.request(`/operations-manager/tasks?sort=description&order=-1&skip=${window - 99}&limit=100`);
+      assert.equal(beyond.status, 400);
+      const errors = (beyond.body as { metadata: { errors: Array<{ parameter: string; message: string }> } }).metadata.errors;
+      assert.equal(errors[0]?.parameter, 'skip');
+      assert.match(errors[0]!.message, /description, which has no index \(indexed: _id, name, status, last_updated, metrics\.start_time\)/);
+      assert.equal((await ids(`tasks?sort=name&order=1&skip=${window * 10}&limit=100`)).status, 200);
+    });
   });
 }

@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
-import { jobs as jobType } from '../../../kernel/search/fields.ts';
+import { jobs as jobType, tasks as taskType } from '../../../kernel/search/fields.ts';
 import { parseSearch } from '../../../kernel/search/parse-search.ts';
-import { jobs } from '../../fixtures/search-data.ts';
+import { index } from '../../../kernel/store/collections.ts';
+import { jobs, tasks } from '../../fixtures/search-data.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 
 
@@ -113,6 +114,33 @@ test('a store made before, with its time indexes descending, keeps them: nothing
     const desc = check.prepare(`SELECT desc FROM pragma_index_xinfo('jobs.metrics.start_time_-1__id_-1') WHERE key = 1`).pluck().all();
     check.close();
     assert.deepEqual(desc, [1, 1], 'the descending index was left as it was');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a store made before, with the task type and description indexes, keeps them as external and still sorts tasks on them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iap-ix-tasks-'));
+  const retired = [index([['type', 1], ['_id', 1]]), index([['description', 1], ['_id', 1]])];
+  try {
+    // The tasks collection as versions before this one declared it.
+    const earlier = CORE_COLLECTIONS.map((c) => (c.name === 'tasks' ? { ...c, indexes: [...c.indexes, ...retired] } : c));
+    const first = SqliteStore.open({ dataDir: dir, collections: earlier });
+    await first.collection('tasks').insertMany(tasks);
+    await first.close();
+
+    const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS });
+    const tasksCol = store.collection('tasks');
+    const status = { missing: [], misnamed: [], external: retired.map((ix) => ({ name: ix.name, key: ix.key })), indexed: true };
+    assert.deepEqual(await tasksCol.indexStatus(), status);
+    assert.deepEqual(await tasksCol.buildIndexes(), status, 'a build drops no index it did not declare');
+    for (const field of ['type', 'description']) {
+      const page = await tasksCol.search(parseSearch(taskType, `sort=${field}&order=-1`, TEST_LIMITS));
+      const got = page.docs.map((d) => [String(d[field] ?? ''), String(d['_id'])]);
+      const want = tasks.map((d) => [String(d[field] ?? ''), String(d['_id'])]).sort((a, b) => (a[0] === b[0] ? (a[1]! < b[1]! ? 1 : -1) : a[0]! < b[0]! ? 1 : -1));
+      assert.deepEqual(got, want, field);
+    }
+    await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
