@@ -114,6 +114,10 @@ export const CONFIG_KEYS = {
     env: 'SQLITE_CHECKPOINT_MS', default: 50, example: 0, schema: whole(0, 60_000),
     description: "The embedded store's WAL is checkpointed (its pages copied back into `iap.sqlite`, then fsynced) by a thread of its own with its own connection, this often (0 to 60000 ms), so no commit on the event loop runs a checkpoint; the WAL stays bounded by what is written between two checkpoints. `0` leaves checkpoints to SQLite, inside the commit that fills the WAL past 1,000 pages (docs/archive.md, \"How small the batches are\"). The gateway's `gateway.sqlite` is checkpointed by its audit writer thread either way (docs/audit.md).",
   }),
+  'sqlite.searchThread': key<boolean>({
+    env: 'SQLITE_SEARCH_THREAD', default: true, example: false, schema: Joi.boolean(),
+    description: "Callers' job and task searches on the embedded store run on a thread of their own with its own read-only connection, so a search that reads every row (a sort on a field without an index) holds up other searches, not the core's requests, job starts or `/health/live` (docs/search.md, \"Searches off the event loop\"). Past 64 searches waiting for it, the next is answered 503. `false` runs them on the event loop.",
+  }),
   'retention.jobDays': key<number>({
     env: 'RETENTION_JOB_DAYS', default: 0, example: 30, schema: whole(0),
     description: 'Days a finished job (`complete`, `canceled`) and its tasks stay in the store after it ended; then the core archives them to `DATA_DIR/archive/` (docs/archive.md). `0` keeps everything.',

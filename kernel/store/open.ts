@@ -10,8 +10,8 @@ export interface StoreConfig {
   readonly dataDir: string;
   readonly mongoUrl: string | null;
   readonly search: { readonly countCacheEntries: number };
-  /** Absent: SQLite checkpoints at commit, on the caller's event loop. */
-  readonly sqlite?: { readonly checkpointMs: number };
+  /** Absent: SQLite checkpoints at commit, and answers searches, on the caller's event loop. */
+  readonly sqlite?: { readonly checkpointMs: number; readonly searchThread?: boolean };
 }
 
 /** `collections`: the ones the calling service keeps; the store builds and reaches only these. */
@@ -20,5 +20,5 @@ export async function openStore(config: StoreConfig, collections: readonly Colle
     const { MongoStore } = await import('./mongo/store.ts');
     return MongoStore.connect(config.mongoUrl, collections);
   }
-  return SqliteStore.open({ dataDir: config.dataDir, countCacheEntries: config.search.countCacheEntries, checkpointMs: config.sqlite?.checkpointMs ?? 0, collections });
+  return SqliteStore.open({ dataDir: config.dataDir, countCacheEntries: config.search.countCacheEntries, checkpointMs: config.sqlite?.checkpointMs ?? 0, searchThread: config.sqlite?.searchThread === true, collections });
 }

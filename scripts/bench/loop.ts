@@ -37,17 +37,22 @@ const LOOP = {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function probeLiveness(baseUrl: string, seconds: number, pid: number, peak: { mb: number }): Promise<number[]> {
+/** `/health/live` every 20 ms while `going()` holds: how long each answer took. `each` runs after every answer. */
+export async function probeWhile(baseUrl: string, going: () => boolean, each: () => void = () => undefined): Promise<number[]> {
   const samples: number[] = [];
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
+  while (going()) {
     const started = performance.now();
     await fetch(`${baseUrl}/health/live`).then((r) => r.arrayBuffer());
     samples.push(performance.now() - started);
-    peak.mb = Math.max(peak.mb, memoryOf(pid).rssMb);
+    each();
     await sleep(20);
   }
   return samples;
+}
+
+function probeLiveness(baseUrl: string, seconds: number, pid: number, peak: { mb: number }): Promise<number[]> {
+  const until = Date.now() + seconds * 1000;
+  return probeWhile(baseUrl, () => Date.now() < until, () => (peak.mb = Math.max(peak.mb, memoryOf(pid).rssMb)));
 }
 
 /** The core must allow the loop more task runs than it makes in `seconds` (ENGINE_MAX_TASK_RUNS_PER_JOB). */

@@ -66,10 +66,12 @@ export function createSearchService(store: Store): SearchService {
         const page = await collection.searchJson(request, hide).catch((err: unknown) => Promise.reject(explainStoreError(err)));
         return { json: page.json, metadata: pageMetadata(request.skip, request.limit, page.total, page.json.length) };
       }
-      const result = await collection.search(request).catch((err: unknown) => Promise.reject(explainStoreError(err)));
-      await dereference(request.type, result.docs, request.dereference, store);
-      const docs = result.docs.map((d) => applyProjection(d, request.projection));
-      return { docs, metadata: pageMetadata(request.skip, request.limit, result.total, docs.length) };
+      // Through searchJson as well: callers' searches run off the event loop in the embedded store (search-thread.ts).
+      const page = await collection.searchJson(request, []).catch((err: unknown) => Promise.reject(explainStoreError(err)));
+      const found = page.json.map((json) => JSON.parse(json) as Doc);
+      await dereference(request.type, found, request.dereference, store);
+      const docs = found.map((d) => applyProjection(d, request.projection));
+      return { docs, metadata: pageMetadata(request.skip, request.limit, page.total, docs.length) };
     },
     async read(type, id, options, caller) {
       const doc = await store.collection(type.collection).findById(id);

@@ -1,6 +1,5 @@
 /** One collection of the embedded store. A page and its total are read in one transaction, so from one snapshot. */
 import type { Database, Statement } from 'better-sqlite3';
-import { StoreFullError, StoreUnavailableError } from '../../errors.ts';
 import type { Condition } from '../../search/conditions.ts';
 import type { CollectionSpec } from '../collections.ts';
 import { checkDocumentSize } from '../limits.ts';
@@ -14,21 +13,10 @@ import { CollectionTotals } from './collection-totals.ts';
 import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
 import { createIndex, dropIndex } from './schema.ts';
+import { storeError } from './store-errors.ts';
+import type { SearchThread } from './search-thread.ts';
 
 const STATEMENT_CACHE = 256;
-
-/**
- * SQLite's own errors as the error family's: a write that found no room
- * (ENOSPC) is STORE_FULL; the file still locked by another process after the
- * busy timeout is STORE_UNAVAILABLE (a 503 worth retrying); anything else
- * unchanged.
- */
-export function storeError(err: unknown): unknown {
-  const code = String((err as { code?: unknown }).code ?? '');
-  if (code === 'SQLITE_FULL') return new StoreFullError(err);
-  if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED') return new StoreUnavailableError('The store is busy with another process; try again', err);
-  return err;
-}
 
 export class SqliteCollection implements DocCollection {
   readonly name: string;
@@ -39,13 +27,23 @@ export class SqliteCollection implements DocCollection {
   /** Only for a collection with a text index. */
   private readonly tidy: TextTidy | null;
 
-  constructor(private readonly db: Database, private readonly spec: CollectionSpec, countCacheEntries: number, tidy: TextTidyOptions = TEXT_TIDY_DEFAULTS) {
+  /**
+   * `tidy`: null for a connection that only reads (the search thread's). `searchThread`: where `searchJson` runs
+   * while it is ready (search-thread.ts).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly spec: CollectionSpec,
+    countCacheEntries: number,
+    tidy: TextTidyOptions | null = TEXT_TIDY_DEFAULTS,
+    private readonly searchThread: () => SearchThread | null = () => null,
+  ) {
     this.name = spec.name;
     this.table = quoteIdent(spec.name);
     this.compiler = new SqlCompiler(spec.name, new Set(generatedPaths(spec)));
     const text = spec.indexes.some((ix) => Object.values(ix.key).includes('text'));
     this.totals = new CollectionTotals(db, spec.name, this.table, this.compiler, (sql) => this.stmt(sql), { countCacheEntries, text, changeMarked: spec.changeMarked === true });
-    this.tidy = text ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;
+    this.tidy = text && tidy ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;
   }
 
   /** Stops a text-index tidy under way (the store closing). */
@@ -189,7 +187,15 @@ export class SqliteCollection implements DocCollection {
     return rows.map((r) => r.id);
   }
 
+  /** A caller's search: on the search thread once it is ready, so however long it reads, the event loop goes on. */
   async searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
+    const thread = this.searchThread();
+    if (thread?.ready) return thread.searchJson(this.name, query, hide);
+    return this.searchJsonHere(query, hide);
+  }
+
+  /** `searchJson` on this connection's thread. */
+  searchJsonHere(query: SearchQuery, hide: readonly string[]): JsonSearchResult {
     const page = this.page(query, hide, (doc) => doc);
     return { json: page.docs, total: page.total };
   }

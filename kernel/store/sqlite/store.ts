@@ -13,12 +13,14 @@ import type { Store, WriteOp } from '../types.ts';
 
 /** Rolls a batch back when a revision check fails. */
 class RevisionMoved extends Error {}
-import { SqliteCollection, storeError } from './collection.ts';
+import { SqliteCollection } from './collection.ts';
+import { storeError } from './store-errors.ts';
 import { backfillAll, ensureValueCounters } from './counters.ts';
 import { TEXT_TIDY_DEFAULTS } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
 import { createIndex, createTable, ensureChangeMark, ensureRowCounter } from './schema.ts';
 import { CheckpointThread } from './checkpoint-thread.ts';
+import { SearchThread } from './search-thread.ts';
 import { walFileBytes } from './wal-length.ts';
 import type { CheckpointFigures } from './checkpoint-thread.ts';
 
@@ -85,16 +87,29 @@ export interface SqliteStoreOptions {
   readonly backfillBatchRows?: number;
   /** When a text index's deleted entries are dropped (text-tidy.ts); tests make it sooner. */
   readonly textTidy?: TextTidyOptions;
+  /** Callers' searches (`searchJson`) run on a thread of their own with its own connection (search-thread.ts). */
+  readonly searchThread?: boolean;
 }
+
+/** Searches waiting for the search thread past which the next is refused (503) rather than queued. */
+const SEARCHES_WAITING = 64;
+/** The search thread's page cache, KiB: a quarter of the store connection's. */
+const SEARCH_CACHE_KB = 16_384;
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly collections = new Map<string, SqliteCollection>();
 
   private checkpoints: CheckpointThread | null = null;
+  private searches: SearchThread | null = null;
 
   private constructor(private readonly db: Database.Database, specs: readonly CollectionSpec[], countCacheEntries: number, textTidy: TextTidyOptions) {
-    for (const spec of specs) this.collections.set(spec.name, new SqliteCollection(db, spec, countCacheEntries, textTidy));
+    for (const spec of specs) this.collections.set(spec.name, new SqliteCollection(db, spec, countCacheEntries, textTidy, () => this.searches));
+  }
+
+  /** True while callers' searches run on the search thread (tests, benches). */
+  get searchesOffLoop(): boolean {
+    return this.searches?.ready === true;
   }
 
   /** What the checkpoint thread has done, when the store has one (tests, benches). */
@@ -142,6 +157,9 @@ export class SqliteStore implements Store {
       store.checkpoints = new CheckpointThread(file, options.checkpointMs!, WAL_BYTES_CROWDED, () => {
         if (db.open) db.pragma('wal_autocheckpoint = 1000');
       });
+    }
+    if (file !== ':memory:' && options.searchThread === true) {
+      store.searches = new SearchThread({ file, specs, countCacheEntries: options.countCacheEntries ?? 1000, cacheKb: SEARCH_CACHE_KB }, SEARCHES_WAITING);
     }
     return store;
   }
@@ -228,6 +246,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     for (const c of this.collections.values()) await c.closeTidy();
+    await this.searches?.close();
     await this.checkpoints?.close();
     if (this.db.open) this.db.close();
   }

@@ -1,0 +1,117 @@
+/**
+ * A search built to read every row (a `q` of 150 substring tests on a task
+ * field no index holds, over 8,000 tasks), sent to a real core process on
+ * the embedded store, again and again as an attacker would. While it runs,
+ * `/health/live` answers within 100 ms at the 90th percentile (as in the
+ * loop attacks, for a shared machine) and a job read within 1 s, because
+ * callers' searches run on the store's search thread. The control: the same
+ * core with `SQLITE_SEARCH_THREAD=false` is held for the search's length.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
+import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
+import { tasks } from '../fixtures/search-data.ts';
+import { request } from '../helpers/core.ts';
+import { crash, spawnCore } from '../helpers/process.ts';
+import type { CoreProcess } from '../helpers/process.ts';
+import { figure, quantile, tempDir } from '../faults/support.ts';
+import { timingSleep } from '../helpers/wait.ts';
+
+const PASSWORD = 'search-attack-password';
+const auth = { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}` };
+const data = tempDir('search-attack');
+const ROWS = 8000;
+/** Task ids are UUIDs on the platform's routes. */
+const attackId = (i: number): string => `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+
+before(async () => {
+  const store = SqliteStore.open({ dataDir: join(data.path, 'store'), collections: CORE_COLLECTIONS });
+  const pad = 'z'.repeat(400);
+  await store.collection('tasks').insertMany(Array.from({ length: ROWS }, (_, i) => ({ ...tasks[i % tasks.length]!, _id: attackId(i), summary: `${pad}-${i}` })));
+  await store.close();
+});
+after(() => data.remove());
+
+/** Matches nothing, so every row is read; `tag` makes each search new, so no remembered total short-cuts it. */
+function longSearch(tag: string): string {
+  const q = { or: Array.from({ length: 150 }, (_, i) => ({ contains: { summary: `absent-${tag}-${i}` } })) };
+  return `/operations-manager/tasks?q=${encodeURIComponent(JSON.stringify(q))}&limit=1`;
+}
+
+interface Attack {
+  /** How long each long search took. */
+  readonly searches: number[];
+  /** How long each `/health/live` took while they ran. */
+  readonly live: number[];
+}
+
+/** Three long searches one after another, and `/health/live` every 20 ms until they are done. */
+async function attack(core: CoreProcess): Promise<Attack> {
+  const searches: number[] = [];
+  const live: number[] = [];
+  let done = false;
+  const probing = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const res = await request(`${core.url}/health/live`, { signal: AbortSignal.timeout(10_000) });
+      assert.equal(res.status, 200);
+      live.push(performance.now() - started);
+      await timingSleep(20, 'probes spaced as a liveness probe spaces them');
+    }
+  })();
+  for (let round = 0; round < 3; round += 1) {
+    const started = performance.now();
+    const res = await request(`${core.url}${longSearch(`r${round}`)}`, { headers: auth, signal: AbortSignal.timeout(30_000) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((res.body as { metadata: { total: number } }).metadata.total, 0);
+    searches.push(performance.now() - started);
+  }
+  done = true;
+  await probing;
+  return { searches, live };
+}
+
+test('while searches that read every row run, the core answers /health/live and job reads at once', { timeout: 120_000 }, async () => {
+  const core = await spawnCore({ DATA_DIR: join(data.path, 'store'), ADMIN_PASSWORD: PASSWORD });
+  try {
+    await timingSleep(1000, 'the search thread opens its connection just after the core listens; searches before run on the event loop');
+    const { searches, live } = await attack(core);
+    const median = quantile(searches, 0.5);
+    assert.ok(median >= 300, `each search is long enough to tell (${searches.map((s) => s.toFixed(0)).join(', ')} ms)`);
+    figure('search thread on: searches, ms', searches.map((t) => t.toFixed(0)).join(', '));
+    figure('search thread on: /health/live p50 / p90 / max, ms', [0.5, 0.9, 1].map((q) => quantile(live, q).toFixed(1)).join(' / '));
+    assert.ok(live.length >= 10, `probed ${live.length} times`);
+    assert.ok(quantile(live, 0.9) < 100, `/health/live p90 ${quantile(live, 0.9).toFixed(0)} ms while searches of ${median.toFixed(0)} ms ran`);
+    const read = performance.now();
+    const [slow, job] = await Promise.all([
+      request(`${core.url}${longSearch('beside')}`, { headers: auth, signal: AbortSignal.timeout(30_000) }),
+      (async () => {
+        await timingSleep(50, 'the read by id is sent once the long search is under way');
+        const started = performance.now();
+        const res = await request(`${core.url}/operations-manager/tasks/${attackId(1)}`, { headers: auth, signal: AbortSignal.timeout(1000) });
+        return { status: res.status, took: performance.now() - started };
+      })(),
+    ]);
+    assert.equal(slow.status, 200);
+    assert.equal(job.status, 200);
+    assert.ok(job.took < performance.now() - read, 'the read by id came back before the search beside it');
+  } finally {
+    await crash(core);
+  }
+});
+
+test('the control: with the search thread off, the same searches hold /health/live for their length', { timeout: 120_000 }, async () => {
+  const core = await spawnCore({ DATA_DIR: join(data.path, 'store'), ADMIN_PASSWORD: PASSWORD, SQLITE_SEARCH_THREAD: 'false' });
+  try {
+    const { searches, live } = await attack(core);
+    const median = quantile(searches, 0.5);
+    assert.ok(median >= 300, `each search is long enough to tell (${searches.map((s) => s.toFixed(0)).join(', ')} ms)`);
+    figure('search thread off: searches, ms', searches.map((t) => t.toFixed(0)).join(', '));
+    figure('search thread off: /health/live p50 / p90 / max, ms', [0.5, 0.9, 1].map((q) => quantile(live, q).toFixed(1)).join(' / '));
+    assert.ok(Math.max(...live) >= median / 2, `on the event loop a probe waited ${Math.max(...live).toFixed(0)} ms behind searches of ${median.toFixed(0)} ms`);
+  } finally {
+    await crash(core);
+  }
+});
