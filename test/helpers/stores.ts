@@ -8,14 +8,20 @@
  * use `storeFactories()`.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after } from 'node:test';
 import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
 import type { CollectionSpec } from '../../kernel/store/collections.ts';
 import type { Store } from '../../kernel/store/types.ts';
 import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
+import { eventually } from './wait.ts';
 
 export interface StoreFactory {
-  readonly name: 'sqlite' | 'mongodb';
+  /** What the suite's name says it runs on. */
+  readonly name: string;
+  readonly kind: 'sqlite' | 'mongodb';
   /** Why this store does not run here, or null when it does. */
   readonly skip: string | null;
   open(): Promise<Store>;
@@ -123,7 +129,31 @@ export async function openStoreOf(env: Record<string, string>): Promise<Store> {
 
 export function storeFactories(): StoreFactory[] {
   return [
-    { name: 'sqlite', skip: null, open: async () => SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }) },
-    { name: 'mongodb', skip: mongoUrl ? null : MONGO_SKIP_REASON, open: () => openMongoTestStore() },
+    { name: 'sqlite', kind: 'sqlite', skip: null, open: async () => SqliteStore.open({ dataDir: ':memory:', collections: CORE_COLLECTIONS }) },
+    { name: 'mongodb', kind: 'mongodb', skip: mongoUrl ? null : MONGO_SKIP_REASON, open: () => openMongoTestStore() },
   ];
+}
+
+const threadedDirs: string[] = [];
+
+/**
+ * The stores of the suites that check callers' searches: those of storeFactories, and the embedded store on a
+ * file with its search thread, as a core process opens it, so callers' searches are answered by the thread.
+ */
+export function searchStoreFactories(): StoreFactory[] {
+  if (threadedDirs.length === 0) after(() => threadedDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const threaded: StoreFactory = {
+    name: 'sqlite with its search thread',
+    kind: 'sqlite',
+    skip: null,
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'iap-search-thread-'));
+      threadedDirs.push(dir);
+      const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, searchThread: true });
+      await eventually(() => store.searchesOffLoop, { what: 'the search thread opened its connection', timeoutMs: 20_000 });
+      return store;
+    },
+  };
+  const [sqlite, mongodb] = storeFactories();
+  return [sqlite!, threaded, mongodb!];
 }

@@ -9,7 +9,7 @@ import { jobs, tasks } from '../../fixtures/search-data.ts';
 import { startSearchFixture } from '../../helpers/search-fixture.ts';
 import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
-import { storeFactories } from '../../helpers/stores.ts';
+import { searchStoreFactories } from '../../helpers/stores.ts';
 import type { Store } from '../../../kernel/store/types.ts';
 
 const q = (obj: unknown): string => `q=${encodeURIComponent(typeof obj === 'string' ? obj : JSON.stringify(obj))}`;
@@ -63,7 +63,7 @@ const ATTACKS: Array<[string, string, string]> = [
   ['a repeated q', `${q({ equals: { status: 'x' } })}&${q({ equals: { status: 'y' } })}`, 'q'],
 ];
 
-for (const factory of storeFactories()) {
+for (const factory of searchStoreFactories()) {
   describe(`hostile search input on ${factory.name}`, { skip: factory.skip ?? false }, () => {
     let fixture: SearchFixture;
     let store: Store;

@@ -8,7 +8,7 @@ import { GROUP_ENG, GROUP_OPS, jobId, label, taskId } from '../../fixtures/searc
 import { startSearchFixture } from '../../helpers/search-fixture.ts';
 import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
-import { storeFactories } from '../../helpers/stores.ts';
+import { searchStoreFactories } from '../../helpers/stores.ts';
 
 interface Envelope {
   message: string;
@@ -105,7 +105,7 @@ const TASK_CASES: Array<[string, string[]]> = [
   [`equals[groups]=${GROUP_ENG}`, ['T4', 'T5']],
 ];
 
-for (const factory of storeFactories()) {
+for (const factory of searchStoreFactories()) {
   describe(`search operators on ${factory.name}`, { skip: factory.skip ?? false }, () => {
     let fixture: SearchFixture;
     let core: RunningCore;
@@ -128,7 +128,7 @@ for (const factory of storeFactories()) {
     }
 
     for (const [queryString, onSqlite, onMongo] of TEXT_DIFFERENCES) {
-      const expected = factory.name === 'sqlite' ? onSqlite : onMongo;
+      const expected = factory.kind === 'sqlite' ? onSqlite : onMongo;
       test(`jobs?${decodeURIComponent(queryString)} selects ${expected.join(',') || 'nothing'} on ${factory.name}`, async () => {
         const res = await core.request(`/operations-manager/jobs?${queryString}`);
         assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -8,7 +8,7 @@ import { ACCOUNT_OPERATOR, GROUP_ENG, groups, jobId, jobs, label, taskId, tasks 
 import { startSearchFixture } from '../../helpers/search-fixture.ts';
 import type { SearchFixture } from '../../helpers/search-fixture.ts';
 import type { RunningCore } from '../../helpers/core.ts';
-import { storeFactories } from '../../helpers/stores.ts';
+import { searchStoreFactories } from '../../helpers/stores.ts';
 
 type Doc = Record<string, unknown>;
 interface Envelope {
@@ -17,7 +17,7 @@ interface Envelope {
   metadata: Record<string, unknown>;
 }
 
-for (const factory of storeFactories()) {
+for (const factory of searchStoreFactories()) {
   describe(`search rules on ${factory.name}`, { skip: factory.skip ?? false }, () => {
     let fixture: SearchFixture;
     let core: RunningCore;

@@ -16,7 +16,7 @@ import { sortIsIndexed } from '../../../kernel/store/collections.ts';
 import { jobs, tasks } from '../../fixtures/search-data.ts';
 import { startSearchFixture } from '../../helpers/search-fixture.ts';
 import type { SearchFixture } from '../../helpers/search-fixture.ts';
-import { storeFactories } from '../../helpers/stores.ts';
+import { searchStoreFactories } from '../../helpers/stores.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ const cases: Array<{ type: DocType; docs: Doc[]; route: string }> = [
   { type: taskType, docs: tasks, route: 'tasks' },
 ];
 
-for (const factory of storeFactories()) {
+for (const factory of searchStoreFactories()) {
   describe(`sorting on ${factory.name}`, { skip: factory.skip ?? false }, () => {
     let fixture: SearchFixture;
     before(async () => {
