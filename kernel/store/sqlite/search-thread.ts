@@ -107,11 +107,6 @@ export class SearchThread {
     return this.state === 'ready';
   }
 
-  /** Searches sent and not yet answered. */
-  get pending(): number {
-    return this.waiting.size;
-  }
-
   searchJson(collection: string, query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
     if (this.waiting.size >= this.maxWaiting) {
       return Promise.reject(new StoreUnavailableError(`${this.waiting.size} searches are already waiting for the store; try again`));
