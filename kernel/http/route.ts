@@ -45,8 +45,8 @@ export interface RouteContext {
 
 export type RouteResult =
   | { readonly status?: number; readonly body: unknown }
-  /** A body already serialised as JSON text, sent as is. */
-  | { readonly status?: number; readonly json: string };
+  /** A body already serialised as JSON, text or UTF-8 bytes, sent as is. */
+  | { readonly status?: number; readonly json: string | Buffer };
 
 export interface RouteDef<P = Record<string, never>, Q = Record<string, never>, B = undefined> {
   readonly method: HttpMethod;

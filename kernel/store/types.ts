@@ -22,8 +22,11 @@ export interface SearchResult {
 }
 
 /** A page as JSON texts, for answers that pass documents through unchanged. */
+/** A page as the bytes of its answer: each document's JSON text, in order, joined by commas, in UTF-8. */
 export interface JsonSearchResult {
-  readonly json: string[];
+  readonly json: Buffer;
+  /** Documents in `json`. */
+  readonly count: number;
   readonly total: number;
 }
 
@@ -70,9 +73,9 @@ export interface DocCollection {
    */
   findIds(where: Condition | null, limit: number): Promise<string[]>;
   /**
-   * The same page as `search`, each document as JSON text with the top-level
-   * properties in `hide` removed: lets a search answer without parsing and
-   * re-serialising documents it does not change.
+   * The same page as `search`, as the bytes of its documents' JSON texts with
+   * the top-level properties in `hide` removed: lets a search answer without
+   * parsing and re-serialising documents it does not change.
    */
   searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult>;
   count(where: Condition | null): Promise<number>;

@@ -31,8 +31,8 @@ export function pageMetadata(skip: number, limit: number, total: number, current
   };
 }
 
-/** A page either as documents or, when nothing needs to change them, as JSON texts. */
-export type SearchPage = { readonly docs: Doc[]; readonly metadata: PageMetadata } | { readonly json: string[]; readonly metadata: PageMetadata };
+/** A page either as documents or, when nothing needs to change them, as the bytes of their JSON texts joined by commas. */
+export type SearchPage = { readonly docs: Doc[]; readonly metadata: PageMetadata } | { readonly json: Buffer; readonly metadata: PageMetadata };
 
 export interface SearchService {
   /** Searches what the caller may see: docs/decisions.md D15 applies to every answer. */
@@ -64,11 +64,11 @@ export function createSearchService(store: Store): SearchService {
       if (hide) {
         // Nothing to expand or rebuild: pass the stored JSON through.
         const page = await collection.searchJson(request, hide).catch((err: unknown) => Promise.reject(explainStoreError(err)));
-        return { json: page.json, metadata: pageMetadata(request.skip, request.limit, page.total, page.json.length) };
+        return { json: page.json, metadata: pageMetadata(request.skip, request.limit, page.total, page.count) };
       }
       // Through searchJson as well: callers' searches run off the event loop in the embedded store (search-thread.ts).
       const page = await collection.searchJson(request, []).catch((err: unknown) => Promise.reject(explainStoreError(err)));
-      const found = page.json.map((json) => JSON.parse(json) as Doc);
+      const found = page.count === 0 ? [] : (JSON.parse(`[${page.json.toString('utf8')}]`) as Doc[]);
       await dereference(request.type, found, request.dereference, store);
       const docs = found.map((d) => applyProjection(d, request.projection));
       return { docs, metadata: pageMetadata(request.skip, request.limit, page.total, docs.length) };

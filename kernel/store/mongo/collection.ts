@@ -132,7 +132,8 @@ export class MongoCollection implements DocCollection {
   async searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
     const { docs, total } = await this.search(query);
     const projection = { kind: 'exclude', paths: hide } as const;
-    return { json: docs.map((d) => JSON.stringify(hide.length > 0 ? applyProjection(d, projection) : d)), total };
+    const text = docs.map((d) => JSON.stringify(hide.length > 0 ? applyProjection(d, projection) : d)).join(',');
+    return { json: Buffer.from(text), count: docs.length, total };
   }
 
   async count(where: Condition | null): Promise<number> {

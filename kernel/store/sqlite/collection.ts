@@ -194,10 +194,16 @@ export class SqliteCollection implements DocCollection {
     return this.searchJsonHere(query, hide);
   }
 
-  /** `searchJson` on this connection's thread. */
+  /**
+   * `searchJson` on this connection's thread. The bytes have an ArrayBuffer of their own, never Node's shared
+   * pool, so the search thread can hand them over without a copy.
+   */
   searchJsonHere(query: SearchQuery, hide: readonly string[]): JsonSearchResult {
     const page = this.page(query, hide, (doc) => doc);
-    return { json: page.docs, total: page.total };
+    const text = page.docs.join(',');
+    const json = Buffer.from(new ArrayBuffer(Buffer.byteLength(text)));
+    json.write(text);
+    return { json, count: page.docs.length, total: page.total };
   }
 
   /**

@@ -39,10 +39,11 @@ port.on('message', (request: SearchThreadRequest | { readonly close: true }) => 
     const collection = collections.get(request.collection);
     if (!collection) throw new Error(`collection ${request.collection} is not declared by this store`);
     const page = collection.searchJsonHere(request.query, request.hide);
-    answer = { id: request.id, json: page.json, total: page.total };
+    answer = { id: request.id, json: page.json, count: page.count, total: page.total };
   } catch (err) {
     answer = { id: request.id, error: failure(err) };
   }
-  port.postMessage(answer);
+  // The page's bytes are handed over, not copied: their buffer is the page's own (collection.ts).
+  port.postMessage(answer, answer.json ? [answer.json.buffer as ArrayBuffer] : []);
 });
 port.postMessage({ ready: true });

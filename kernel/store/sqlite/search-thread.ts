@@ -43,7 +43,9 @@ export interface SearchThreadRequest {
 
 export interface SearchThreadAnswer {
   readonly id: number;
-  readonly json?: string[];
+  /** A Buffer when sent; a plain Uint8Array over the same bytes when received. */
+  readonly json?: Uint8Array;
+  readonly count?: number;
   readonly total?: number;
   readonly error?: { readonly message: string; readonly sqliteCode?: string | null; readonly app?: { readonly status: number; readonly code: ErrorCode } };
 }
@@ -59,6 +61,11 @@ function rebuilt(error: NonNullable<SearchThreadAnswer['error']>): unknown {
   const err = new Error(error.message);
   if (error.sqliteCode) Object.assign(err, { code: error.sqliteCode });
   return storeError(err);
+}
+
+/** The page's bytes as a Buffer over the memory handed over, without a copy. */
+function bytesOf(json: Uint8Array | undefined): Buffer {
+  return json ? Buffer.from(json.buffer, json.byteOffset, json.byteLength) : Buffer.alloc(0);
 }
 
 export class SearchThread {
@@ -80,7 +87,7 @@ export class SearchThread {
       const waiting = this.waiting.get(answer.id);
       this.waiting.delete(answer.id);
       if (answer.error) waiting?.reject(rebuilt(answer.error));
-      else waiting?.resolve({ json: answer.json ?? [], total: answer.total ?? 0 });
+      else waiting?.resolve({ json: bytesOf(answer.json), count: answer.count ?? 0, total: answer.total ?? 0 });
       if (this.waiting.size === 0) this.idle();
     });
     const died = (err?: unknown): void => {

@@ -1,4 +1,4 @@
-/** The passed-through page's text is the text serialising the parsed page gives. */
+/** The passed-through page's bytes are the bytes serialising the parsed page gives. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageJson } from '../../../core/src/operations-manager/search-page-json.ts';
@@ -11,13 +11,14 @@ test('a page of none, one or several documents is, byte for byte, JSON.stringify
     const page = docs.slice(0, n);
     const metadata = pageMetadata(0, 100, n, n);
     const expected = JSON.stringify({ message: 'Successfully "retrieved"', data: page, metadata });
-    assert.equal(pageJson('Successfully "retrieved"', page.map((d) => JSON.stringify(d)), metadata), expected);
+    const bytes = Buffer.from(page.map((d) => JSON.stringify(d)).join(','));
+    assert.deepEqual(pageJson('Successfully "retrieved"', bytes, metadata), Buffer.from(expected));
   }
 });
 
-test('the texts given are not changed', () => {
-  const texts = docs.map((d) => JSON.stringify(d));
-  const copy = [...texts];
-  pageJson('m', texts, pageMetadata(0, 100, 3, 3));
-  assert.deepEqual(texts, copy);
+test('the bytes given are not changed', () => {
+  const bytes = Buffer.from(docs.map((d) => JSON.stringify(d)).join(','));
+  const copy = Buffer.from(bytes);
+  pageJson('m', bytes, pageMetadata(0, 100, 3, 3));
+  assert.deepEqual(bytes, copy);
 });
