@@ -136,6 +136,13 @@ export function storeFactories(): StoreFactory[] {
 
 const threadedDirs: string[] = [];
 
+/** The embedded store in `dir` as a core process opens it, once its search thread answers callers' searches. */
+export async function openThreadedStore(dir: string): Promise<SqliteStore> {
+  const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, searchThread: true });
+  await eventually(() => store.searchesOffLoop, { what: 'the search thread opened its connection', timeoutMs: 20_000 });
+  return store;
+}
+
 /**
  * The stores of the suites that check callers' searches: those of storeFactories, and the embedded store on a
  * file with its search thread, as a core process opens it, so callers' searches are answered by the thread.
@@ -149,9 +156,7 @@ export function searchStoreFactories(): StoreFactory[] {
     open: async () => {
       const dir = mkdtempSync(join(tmpdir(), 'iap-search-thread-'));
       threadedDirs.push(dir);
-      const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, searchThread: true });
-      await eventually(() => store.searchesOffLoop, { what: 'the search thread opened its connection', timeoutMs: 20_000 });
-      return store;
+      return openThreadedStore(dir);
     },
   };
   const [sqlite, mongodb] = storeFactories();

@@ -14,20 +14,14 @@ import type { DocType } from '../../../kernel/search/fields.ts';
 import { parseSearch } from '../../../kernel/search/parse-search.ts';
 import type { Condition } from '../../../kernel/search/conditions.ts';
 import type { SearchQuery } from '../../../kernel/store/types.ts';
-import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 import { jobs, tasks } from '../../fixtures/search-data.ts';
 import { tempDir } from '../../faults/support.ts';
 import { TEST_LIMITS } from '../../helpers/search-fixture.ts';
-import { eventually, timingSleep } from '../../helpers/wait.ts';
+import { timingSleep } from '../../helpers/wait.ts';
+import { openThreadedStore } from '../../helpers/stores.ts';
 
 const data = tempDir('search-thread');
 after(() => data.remove());
-
-async function openWithThread(dir: string): Promise<SqliteStore> {
-  const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, searchThread: true });
-  await eventually(() => store.searchesOffLoop, { what: 'the search thread opened its connection', timeoutMs: 20_000 });
-  return store;
-}
 
 /** Searches in the interface's own syntax, so the thread sees what callers send. */
 const QUERIES: Array<[DocType, string]> = [
@@ -47,7 +41,7 @@ const QUERIES: Array<[DocType, string]> = [
 describe('the search thread answers as the event loop does', () => {
   let store: SqliteStore;
   before(async () => {
-    store = await openWithThread(join(data.path, 'same'));
+    store = await openThreadedStore(join(data.path, 'same'));
     await store.collection('jobs').insertMany(jobs);
     await store.collection('tasks').insertMany(tasks);
   });
@@ -120,7 +114,7 @@ async function longestHold(work: () => Promise<unknown>): Promise<number> {
 describe('a search that reads every row', () => {
   let store: SqliteStore;
   before(async () => {
-    store = await openWithThread(join(data.path, 'long'));
+    store = await openThreadedStore(join(data.path, 'long'));
     const pad = 'y'.repeat(400);
     // About 0.2 ms a row for the filter below on this kind of host: some 150 ms for the whole search.
     const rows = Array.from({ length: 700 }, (_, i) => ({ ...tasks[i % tasks.length]!, _id: `task-${String(i).padStart(6, '0')}`, summary: `${pad}-${i}` }));
@@ -151,7 +145,7 @@ describe('a search that reads every row', () => {
 });
 
 test('a search thread that dies fails the searches it held with a 503, and later searches run on the event loop', async () => {
-  const store = await openWithThread(join(data.path, 'dies'));
+  const store = await openThreadedStore(join(data.path, 'dies'));
   await store.collection('jobs').insertMany(jobs);
   const request = parseSearch(jobType, 'sort=name&order=1', TEST_LIMITS);
   const expected = store.collection('jobs').searchJsonHere(request, []);
