@@ -44,7 +44,10 @@ export const ERROR_CODES = deepFreeze({
     otherStatuses: [400],
     description: 'the change conflicts with the current state, for example a second document with the same unique key. The automation catalog answers a taken name with 400, as the platform\'s catalogs do',
   },
-  TOO_MANY_REQUESTS: { status: 429, description: 'too many failed logins for the username or from the address; `Retry-After` says how many seconds until the next try may succeed' },
+  TOO_MANY_REQUESTS: {
+    status: 429,
+    description: 'too many failed logins for the username or from the address, or (embedded store) as many of the caller\'s searches already waiting as one caller may have; `Retry-After` says how many seconds until the next try may succeed',
+  },
   GONE: { status: 410, description: 'a legacy operation the gateway no longer serves (from its removal release, or from the end gateway.serveUntil gives it), or called inside one of its brownout windows; the message names what to call instead', legacyOnly: true },
   LEGACY_FAILED: {
     status: 500,

@@ -13,7 +13,15 @@ import { CORE_COLLECTIONS } from './store/collections.ts';
 const config = await loadConfig();
 const logger = createLogger({ level: config.log.level, service: 'core' });
 const stalls = new StallDetector({ thresholdMs: config.stalls.thresholdMs, intervalMs: STALL_CHECK_MS, logger }).start();
-const store = await openStore(config, CORE_COLLECTIONS);
+const store = await openStore(config, CORE_COLLECTIONS, {
+  searchThread(change) {
+    if (change.state === 'ready') logger.info('store searches run on the search thread');
+    // Until it is back, searches run on the event loop, where one that reads every row holds the core (docs/search.md).
+    else logger.error(`the store's search thread stopped; starting it again in ${change.restartInMs} ms`, {
+      error: change.error instanceof Error ? change.error.message : String(change.error),
+    });
+  },
+});
 const core = createCoreApp({ store, config, logger, stalls });
 await core.bootstrap();
 // Every interface unless told (`core.host`); `npm start` binds loopback, behind the gateway (docs/deployment.md).

@@ -75,9 +75,11 @@ export interface DocCollection {
   /**
    * The same page as `search`, as the bytes of its documents' JSON texts with
    * the top-level properties in `hide` removed: lets a search answer without
-   * parsing and re-serialising documents it does not change.
+   * parsing and re-serialising documents it does not change. `caller` says
+   * whose search it is: the embedded store takes callers' searches in turn
+   * and bounds each caller's share of those waiting (a 429 past it).
    */
-  searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult>;
+  searchJson(query: SearchQuery, hide: readonly string[], caller?: string): Promise<JsonSearchResult>;
   count(where: Condition | null): Promise<number>;
   /** Replaces the document with the same `_id`; false when there is none. */
   replaceOne(doc: Doc): Promise<boolean>;
@@ -134,8 +136,31 @@ export interface Store {
    * request's writes. Cheap enough to ask before every batch.
    */
   roomForBackgroundWrites(): boolean;
+  /**
+   * Where callers' searches run, for logs and metrics: the embedded store's
+   * search thread (kernel/store/sqlite/search-thread.ts). Null where no
+   * search holds the caller's event loop (MongoDB, whose server runs them).
+   */
+  searchThread(): SearchThreadStatus | null;
   close(): Promise<void>;
 }
+
+/**
+ * `off`: searches run on the event loop by configuration (or a `:memory:`
+ * store); `starting`: until the thread has opened its connection, they do
+ * too; `down`: the thread died and is started again (after a wait when it
+ * keeps dying), and meanwhile they do again.
+ */
+export interface SearchThreadStatus {
+  readonly state: 'off' | 'starting' | 'ready' | 'down';
+  /** Searches queued for the thread or at it. */
+  readonly held: number;
+  /** Threads started again after one died, since the store opened. */
+  readonly restarts: number;
+}
+
+/** What the embedded store's search thread reports as it changes: when ready, and when it stops without being closed. */
+export type SearchThreadChange = { readonly state: 'ready' } | { readonly state: 'stopped'; readonly error: unknown; readonly restartInMs: number };
 
 /** A write that would duplicate a unique key (an `_id` or a unique index). */
 export class DuplicateKeyError extends Error {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
+import type { SqliteStoreOptions } from '../../kernel/store/sqlite/store.ts';
 import type { CollectionSpec } from '../../kernel/store/collections.ts';
 import type { Store } from '../../kernel/store/types.ts';
 import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
@@ -137,8 +138,8 @@ export function storeFactories(): StoreFactory[] {
 const threadedDirs: string[] = [];
 
 /** The embedded store in `dir` as a core process opens it, once its search thread answers callers' searches. */
-export async function openThreadedStore(dir: string): Promise<SqliteStore> {
-  const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, searchThread: true });
+export async function openThreadedStore(dir: string, options: Pick<SqliteStoreOptions, 'onSearchThread' | 'searchRestartMs'> = {}): Promise<SqliteStore> {
+  const store = SqliteStore.open({ dataDir: dir, collections: CORE_COLLECTIONS, searchThread: true, ...options });
   await eventually(() => store.searchesOffLoop, { what: 'the search thread opened its connection', timeoutMs: 20_000 });
   return store;
 }

@@ -60,6 +60,43 @@ function statusGauge(registry: Registry, name: string, help: string, counts: () 
   });
 }
 
+/**
+ * The embedded store's search thread (docs/search.md, "Searches off the event loop"), when the store was opened
+ * with one: whether callers' searches run there, how many wait for it, and how often it was started again. While
+ * it is not up, a search that reads every row holds the core, so this is what an operator alerts on.
+ */
+function searchThreadMetrics(registry: Registry, store: Store): void {
+  if ((store.searchThread()?.state ?? 'off') === 'off') return;
+  const status = () => store.searchThread()!;
+  new Gauge({
+    name: 'iap_store_search_thread_up',
+    help: 'Whether callers\' searches run on the store\'s search thread (1) or on the event loop (0)',
+    registers: [registry],
+    collect() {
+      this.set(status().state === 'ready' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'iap_store_searches_held',
+    help: 'Callers\' searches queued for the store\'s search thread or at it',
+    registers: [registry],
+    collect() {
+      this.set(status().held);
+    },
+  });
+  let counted = 0;
+  new Counter({
+    name: 'iap_store_search_thread_restarts_total',
+    help: 'Times the store\'s search thread was started again after it died',
+    registers: [registry],
+    collect() {
+      const restarts = status().restarts;
+      if (restarts > counted) this.inc(restarts - counted);
+      counted = restarts;
+    },
+  });
+}
+
 /** `stalls` is the core's stall detector (main.ts); without one, the process's, if any. */
 export function createCoreMetrics(store: Store, now: () => number = Date.now, stalls?: StallCount): CoreMetrics {
   const registry = new Registry();
@@ -84,6 +121,7 @@ export function createCoreMetrics(store: Store, now: () => number = Date.now, st
       }
     },
   });
+  searchThreadMetrics(registry, store);
   const started = new Counter({ name: 'iap_jobs_started_total', help: 'Jobs started by this core', registers: [registry] });
   const finished = new Counter({ name: 'iap_jobs_finished_total', help: 'Jobs that reached a final status in this core', labelNames: ['status'] as const, registers: [registry] });
   const taskDuration = new Histogram({ name: 'iap_task_duration_seconds', help: 'Time a task handler took, by finish state', labelNames: ['finish_state'] as const, buckets: DURATION_BUCKETS, registers: [registry] });

@@ -63,11 +63,11 @@ export function createSearchService(store: Store): SearchService {
       const hide = removable(request);
       if (hide) {
         // Nothing to expand or rebuild: pass the stored JSON through.
-        const page = await collection.searchJson(request, hide).catch((err: unknown) => Promise.reject(explainStoreError(err)));
+        const page = await collection.searchJson(request, hide, searcher(caller)).catch((err: unknown) => Promise.reject(explainStoreError(err)));
         return { json: page.json, metadata: pageMetadata(request.skip, request.limit, page.total, page.count) };
       }
       // Through searchJson as well: callers' searches run off the event loop in the embedded store (search-thread.ts).
-      const page = await collection.searchJson(request, []).catch((err: unknown) => Promise.reject(explainStoreError(err)));
+      const page = await collection.searchJson(request, [], searcher(caller)).catch((err: unknown) => Promise.reject(explainStoreError(err)));
       const found = page.count === 0 ? [] : (JSON.parse(`[${page.json.toString('utf8')}]`) as Doc[]);
       await dereference(request.type, found, request.dereference, store);
       const docs = found.map((d) => applyProjection(d, request.projection));
@@ -94,6 +94,11 @@ function removable(request: SearchRequest): string[] | null {
   if (request.projection.kind === 'all') return request.projection.dropId ? [...hidden, '_id'] : hidden;
   if (request.projection.kind === 'exclude') return [...new Set([...hidden, ...request.projection.paths])];
   return null;
+}
+
+/** Whose turn a search takes on the store's search thread: one per account or service account. */
+function searcher(caller: Caller): string {
+  return `${caller.principal}:${caller.id}`;
 }
 
 /** A missing text index is an operator's fix, but the caller should learn why the search failed. */

@@ -182,6 +182,11 @@ export class MongoStore implements Store {
     return true;
   }
 
+  /** The server runs every query; the core's event loop only waits for answers. */
+  searchThread(): null {
+    return null;
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

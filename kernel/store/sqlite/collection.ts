@@ -188,9 +188,9 @@ export class SqliteCollection implements DocCollection {
   }
 
   /** A caller's search: on the search thread once it is ready, so however long it reads, the event loop goes on. */
-  async searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
+  async searchJson(query: SearchQuery, hide: readonly string[], caller = ''): Promise<JsonSearchResult> {
     const thread = this.searchThread();
-    if (thread?.ready) return thread.searchJson(this.name, query, hide);
+    if (thread?.ready) return thread.searchJson(this.name, query, hide, caller);
     return this.searchJsonHere(query, hide);
   }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { checkedSpecs } from '../collections.ts';
 import type { CollectionSpec } from '../collections.ts';
-import type { Store, WriteOp } from '../types.ts';
+import type { SearchThreadChange, SearchThreadStatus, Store, WriteOp } from '../types.ts';
 
 /** Rolls a batch back when a revision check fails. */
 class RevisionMoved extends Error {}
@@ -89,10 +89,17 @@ export interface SqliteStoreOptions {
   readonly textTidy?: TextTidyOptions;
   /** Callers' searches (`searchJson`) run on a thread of their own with its own connection (search-thread.ts). */
   readonly searchThread?: boolean;
+  /** Told when a search thread is ready, and when one stops without being closed (the store has no logger). */
+  readonly onSearchThread?: (change: SearchThreadChange) => void;
+  /** The wait before the search thread's second restart in a row (search-thread.ts); tests make it shorter. */
+  readonly searchRestartMs?: number;
 }
 
-/** Searches waiting for the search thread past which the next is refused (503) rather than queued. */
-const SEARCHES_WAITING = 64;
+/**
+ * Searches waiting for the search thread past which the next is refused rather than queued: 64 of every
+ * caller's (503), and a quarter of that of one caller's (429), so three callers at their share still leave room.
+ */
+const SEARCH_BOUNDS = { held: 64, heldPerCaller: 16 } as const;
 /** The search thread's page cache, KiB: a quarter of the store connection's. */
 const SEARCH_CACHE_KB = 16_384;
 
@@ -110,6 +117,10 @@ export class SqliteStore implements Store {
   /** True while callers' searches run on the search thread (tests, benches). */
   get searchesOffLoop(): boolean {
     return this.searches?.ready === true;
+  }
+
+  searchThread(): SearchThreadStatus {
+    return this.searches?.status() ?? { state: 'off', held: 0, restarts: 0 };
   }
 
   /** What the checkpoint thread has done, when the store has one (tests, benches). */
@@ -159,7 +170,11 @@ export class SqliteStore implements Store {
       });
     }
     if (file !== ':memory:' && options.searchThread === true) {
-      store.searches = new SearchThread({ file, specs, countCacheEntries: options.countCacheEntries ?? 1000, cacheKb: SEARCH_CACHE_KB }, SEARCHES_WAITING);
+      store.searches = new SearchThread({ file, specs, countCacheEntries: options.countCacheEntries ?? 1000, cacheKb: SEARCH_CACHE_KB }, {
+        bounds: SEARCH_BOUNDS,
+        ...(options.onSearchThread ? { onChange: options.onSearchThread } : {}),
+        ...(options.searchRestartMs !== undefined ? { restartMs: options.searchRestartMs } : {}),
+      });
     }
     return store;
   }

@@ -15,6 +15,9 @@ import { createScraper, samples, valueOf } from '../../helpers/metrics.ts';
 import type { Scraper } from '../../helpers/metrics.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 import { createCoreMetrics } from '../../../core/src/metrics/core-metrics.ts';
+import { openThreadedStore } from '../../helpers/stores.ts';
+import { eventually } from '../../helpers/wait.ts';
+import { tempDir } from '../../faults/support.ts';
 
 let core: RunningCore;
 let scraper: Scraper;
@@ -153,4 +156,33 @@ test('relayed requests are counted by adapter and outcome, and timed by adapter,
   // Counted since the last scrape, not twice.
   assert.equal(valueOf(await metrics.registry.metrics(), 'iap_relay_requests_total', { adapter: 'NSO A', outcome: 'ok' }), 2);
   store.close();
+});
+
+test('with a search thread, the store reports it up, the searches it holds, and its restarts; a store without one reports none', async () => {
+  assert.equal(valueOf(await scrape(), 'iap_store_search_thread_up'), undefined, 'a :memory: store has no search thread');
+  const dir = tempDir('metrics-search-thread');
+  const store = await openThreadedStore(dir.path);
+  try {
+    const metrics = createCoreMetrics(store);
+    const searched = store.collection('jobs').searchJson({ where: null, sort: [], skip: 0, limit: 1 }, [], 'account:scraped');
+    // The thread answers through the event loop, so the search is still held while the metrics are collected.
+    let text = await metrics.registry.metrics();
+    assert.equal(valueOf(text, 'iap_store_search_thread_up'), 1);
+    assert.equal(valueOf(text, 'iap_store_searches_held'), 1);
+    assert.equal(valueOf(text, 'iap_store_search_thread_restarts_total'), 0);
+    await searched;
+    await (store as unknown as { searches: { worker: { terminate(): Promise<number> } } }).searches.worker.terminate();
+    await eventually(() => store.searchThread().restarts === 1, { what: 'the thread\'s death is seen', timeoutMs: 5000 });
+    text = await metrics.registry.metrics();
+    assert.equal(valueOf(text, 'iap_store_searches_held'), 0);
+    assert.equal(valueOf(text, 'iap_store_search_thread_restarts_total'), 1);
+    if (store.searchThread().state !== 'ready') assert.equal(valueOf(text, 'iap_store_search_thread_up'), 0);
+    await eventually(() => store.searchesOffLoop, { what: 'the thread is started again', timeoutMs: 20_000 });
+    text = await metrics.registry.metrics();
+    assert.equal(valueOf(text, 'iap_store_search_thread_up'), 1);
+    assert.equal(valueOf(text, 'iap_store_search_thread_restarts_total'), 1, 'counted once, however often scraped');
+  } finally {
+    await store.close();
+    dir.remove();
+  }
 });

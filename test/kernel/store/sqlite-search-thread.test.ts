@@ -2,8 +2,9 @@
  * Callers' searches on the embedded store's search thread: the thread answers
  * exactly what the event loop answers for the same store; a search that reads
  * every row holds the thread, not the event loop; a write acknowledged before
- * a search is seen by it; past the waiting bound a search is refused as a 503;
- * and a thread that dies leaves searches to the event loop again.
+ * a search is seen by it; callers take turns, and past a caller's share or
+ * everyone's bound a search is refused (429, 503); and a thread that dies
+ * leaves searches to the event loop until it has been started again.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,8 +18,9 @@ import type { SearchQuery } from '../../../kernel/store/types.ts';
 import { jobs, tasks } from '../../fixtures/search-data.ts';
 import { tempDir } from '../../faults/support.ts';
 import { TEST_LIMITS } from '../../helpers/search-fixture.ts';
-import { timingSleep } from '../../helpers/wait.ts';
+import { eventually, timingSleep } from '../../helpers/wait.ts';
 import { openThreadedStore } from '../../helpers/stores.ts';
+import type { SearchThreadChange } from '../../../kernel/store/types.ts';
 
 const data = tempDir('search-thread');
 after(() => data.remove());
@@ -132,29 +134,60 @@ describe('a search that reads every row', () => {
     assert.ok(offLoop < onLoop / 4, `on the thread the event loop was held ${offLoop.toFixed(0)} ms at most, against ${onLoop.toFixed(0)} ms`);
   });
 
-  test('past the waiting bound a search is refused at once as a 503 to retry, and those sent are answered', async () => {
+  test('past a caller\'s share their next search is a 429, and past everyone\'s bound a 503; those sent are answered', async () => {
     // Answers come back through the event loop, so all sent in one turn are still waiting when the next is asked.
     const query: SearchQuery = { where: null, sort: [], skip: 0, limit: 1 };
     const collection = store.collection('tasks');
-    const sent = Array.from({ length: 64 }, () => collection.searchJson(query, []));
-    await assert.rejects(collection.searchJson(query, []), (err: { status?: number; code?: string }) => err.status === 503 && err.code === 'STORE_UNAVAILABLE');
-    const answered = await Promise.all(sent);
+    const flood = Array.from({ length: 16 }, () => collection.searchJson(query, [], 'account:flood'));
+    await assert.rejects(collection.searchJson(query, [], 'account:flood'), (err: { status?: number; code?: string; retryAfter?: number }) => err.status === 429 && err.code === 'TOO_MANY_REQUESTS' && err.retryAfter === 1);
+    const others = ['account:b', 'account:c', 'account:d'].flatMap((caller) => Array.from({ length: 16 }, () => collection.searchJson(query, [], caller)));
+    await assert.rejects(collection.searchJson(query, [], 'account:e'), (err: { status?: number; code?: string }) => err.status === 503 && err.code === 'STORE_UNAVAILABLE');
+    const answered = await Promise.all([...flood, ...others]);
     assert.ok(answered.every((p) => p.total === 700 && p.count === 1));
-    assert.equal((await collection.searchJson(query, [])).total, 700, 'once answered, searches are taken again');
+    assert.equal((await collection.searchJson(query, [], 'account:flood')).total, 700, 'once answered, the caller\'s searches are taken again');
+  });
+
+  test('a caller with many long searches waiting delays another caller\'s by about one of theirs', async () => {
+    const collection = store.collection('tasks');
+    const long = (tag: string): SearchQuery => ({ where: slowFilter(tag), sort: [], skip: 0, limit: 1 });
+    const order: string[] = [];
+    const flood = Array.from({ length: 8 }, (_, i) => collection.searchJson(long(`flood-${i}`), [], 'account:flood').then(() => order.push(`flood-${i}`)));
+    const other = collection.searchJson(long('other'), [], 'account:other').then(() => order.push('other'));
+    await Promise.all([...flood, other]);
+    // Two of the flood at the thread when it came and one more whose lane was waiting first, then its turn:
+    // fourth. In the order sent it would have been ninth.
+    assert.equal(order.indexOf('other'), 3, order.join(', '));
   });
 });
 
-test('a search thread that dies fails the searches it held with a 503, and later searches run on the event loop', async () => {
-  const store = await openThreadedStore(join(data.path, 'dies'));
+test('a search thread that dies fails the searches it held with a 503, is started again, and takes searches once ready', async () => {
+  const changes: SearchThreadChange[] = [];
+  const store = await openThreadedStore(join(data.path, 'dies'), { onSearchThread: (c) => changes.push(c), searchRestartMs: 300 });
   await store.collection('jobs').insertMany(jobs);
   const request = parseSearch(jobType, 'sort=name&order=1', TEST_LIMITS);
   const expected = store.collection('jobs').searchJsonHere(request, []);
   const slow: SearchQuery = { where: slowFilter('dies'), sort: [], skip: 0, limit: 1 };
+  const thread = (): { worker: { terminate(): Promise<number> } } => (store as unknown as { searches: { worker: { terminate(): Promise<number> } } }).searches;
+
   const held = store.collection('tasks').searchJson(slow, []);
-  const thread = (store as unknown as { searches: { worker: { terminate(): Promise<number> } } }).searches;
-  await thread.worker.terminate();
+  await thread().worker.terminate();
   await assert.rejects(held, (err: { status?: number }) => err.status === 503);
-  assert.equal(store.searchesOffLoop, false);
+  // Until the next thread is ready, searches are answered on the event loop, the same.
+  assert.equal(store.searchThread().state === 'ready', false);
+  assert.deepEqual(await store.collection('jobs').searchJson(request, []), expected);
+  await eventually(() => store.searchThread().state === 'ready', { what: 'a new search thread is ready', timeoutMs: 20_000 });
+  assert.deepEqual(changes.map((c) => (c.state === 'stopped' ? `stopped, again in ${c.restartInMs} ms` : c.state)), ['ready', 'stopped, again in 0 ms', 'ready']);
+  assert.equal(store.searchThread().restarts, 1);
+  const onThread = await longestHold(() => store.collection('tasks').searchJson({ ...slow, where: slowFilter('after') }, []));
+  assert.ok(onThread < 40, `the new thread holds the long search, not the event loop (held ${onThread.toFixed(0)} ms)`);
+
+  // Dying again soon after its start, it waits before it starts again, and a store closed meanwhile starts none.
+  await thread().worker.terminate();
+  await eventually(() => changes.length === 4, { what: 'the second death is reported', timeoutMs: 5000 });
+  assert.deepEqual(changes[3], { state: 'stopped', error: changes[3]!.state === 'stopped' ? changes[3]!.error : null, restartInMs: 300 });
+  assert.equal(store.searchThread().state, 'down');
   assert.deepEqual(await store.collection('jobs').searchJson(request, []), expected);
   await store.close();
+  await timingSleep(400, 'past the restart\'s wait: a closed store must not have started a thread');
+  assert.equal(changes.length, 4, 'nothing started after the store closed');
 });
