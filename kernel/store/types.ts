@@ -30,6 +30,12 @@ export interface JsonSearchResult {
   readonly total: number;
 }
 
+/** How many documents a condition selects, and the total of their spans (SqliteCollection.spans). */
+export interface SpanTotal {
+  readonly count: number;
+  readonly total: number;
+}
+
 export interface IndexKeyPart {
   readonly path: string;
   readonly direction: 1 | -1 | 'text';
@@ -81,6 +87,13 @@ export interface DocCollection {
    */
   searchJson(query: SearchQuery, hide: readonly string[], caller?: string): Promise<JsonSearchResult>;
   count(where: Condition | null): Promise<number>;
+  /**
+   * How many documents `where` selects, and the sum over them of `to − from`
+   * where both paths hold numbers and `to` is not before `from` (a run time:
+   * `metrics.start_time` to `metrics.end_time`). Summed by the store, so no
+   * document is read into memory; `caller` as for `searchJson`.
+   */
+  spans(where: Condition | null, from: string, to: string, caller?: string): Promise<SpanTotal>;
   /** Replaces the document with the same `_id`; false when there is none. */
   replaceOne(doc: Doc): Promise<boolean>;
   deleteOne(id: string): Promise<boolean>;

@@ -15,6 +15,11 @@ export function can(caller: Caller, provenance: string, method: string): boolean
   return caller.adminOf.has(provenance) || caller.methods.has(`${provenance}.${method}`);
 }
 
+/** One key per account or service account: whose turn a search takes on the store's search thread (docs/search.md). */
+export function searcher(caller: Caller): string {
+  return `${caller.principal}:${caller.id}`;
+}
+
 /** Operations-manager admins see every job and task, whatever its groups. */
 export function seesAllJobs(caller: Caller): boolean {
   return caller.adminOf.has('OperationsManager');

@@ -3,7 +3,7 @@
  * store, expands references, applies the projection, and computes the
  * pagination metadata.
  */
-import { mayAccess, seesAllJobs } from '../auth/caller.ts';
+import { mayAccess, searcher, seesAllJobs } from '../auth/caller.ts';
 import type { Caller } from '../auth/caller.ts';
 import { and, AppError, applyProjection } from '../../../kernel/index.ts';
 import type { Condition, Doc, DocType, ReadOptions, SearchRequest, Store } from '../../../kernel/index.ts';
@@ -94,11 +94,6 @@ function removable(request: SearchRequest): string[] | null {
   if (request.projection.kind === 'all') return request.projection.dropId ? [...hidden, '_id'] : hidden;
   if (request.projection.kind === 'exclude') return [...new Set([...hidden, ...request.projection.paths])];
   return null;
-}
-
-/** Whose turn a search takes on the store's search thread: one per account or service account. */
-function searcher(caller: Caller): string {
-  return `${caller.principal}:${caller.id}`;
 }
 
 /** A missing text index is an operator's fix, but the caller should learn why the search failed. */

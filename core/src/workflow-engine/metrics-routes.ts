@@ -11,6 +11,7 @@ import type { AnyRoute, Store } from '../../../kernel/index.ts';
 import { pageParams } from '../http/list-query.ts';
 import type { ListLimits } from '../http/list-query.ts';
 import { allWorkflows, jobMetric, taskEntries, taskMetric } from './metrics.ts';
+import { searcher } from '../auth/caller.ts';
 import type { TaskEntry } from './metrics.ts';
 
 const route = routeHelper({ provenance: 'WorkFlowEngine', shape: 'plain' });
@@ -45,6 +46,16 @@ function matches<T>(entry: T, query: MetricsQuery, fields: Fields<T>): boolean {
   return true;
 }
 
+/**
+ * One entry after another: each reads on the store's search thread in the caller's turn, and all of a page at once
+ * would be more than one caller may have waiting there.
+ */
+async function inTurn<T, R>(entries: readonly T[], read: (entry: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (const entry of entries) results.push(await read(entry));
+  return results;
+}
+
 const JOB_FIELDS: Fields<{ name: string }> = { 'workflow.name': (w) => w.name };
 const TASK_FIELDS: Fields<TaskEntry> = { 'workflow.name': (t) => t.workflow.name, app: (t) => t.app, name: (t) => t.name, taskId: (t) => t.taskId, taskType: (t) => t.taskType };
 const NAMED = closed({ name: STRING });
@@ -59,10 +70,10 @@ export function workflowEngineMetricsRoutes(store: Store, limits: ListLimits): A
       description: 'Job metrics per workflow {results: [{_id, workflow: {name}, jobsComplete, totalRunTime (ms), metrics}], total}, filtered on workflow.name with equals/contains/startsWith and their Field',
       answer: answer(closed({ results: arrayOf(closed({ _id: STRING, workflow: NAMED, jobsComplete: INTEGER, totalRunTime: NUMBER, metrics: arrayOf(closed({})) })), total: INTEGER })),
       input: { query: metricsQuery(Object.keys(JOB_FIELDS), limits) },
-      async handle({ query }) {
+      async handle({ query }, ctx) {
         const selected = (await allWorkflows(store)).filter((wf) => matches({ name: String(wf['name']) }, query, JOB_FIELDS));
         const page = selected.slice(query.skip, query.skip + query.limit);
-        return { body: { results: await Promise.all(page.map((wf) => jobMetric(store, wf))), total: selected.length } };
+        return { body: { results: await inTurn(page, (wf) => jobMetric(store, wf, searcher(ctx.caller!))), total: selected.length } };
       },
     }),
     route({
@@ -89,10 +100,10 @@ export function workflowEngineMetricsRoutes(store: Store, limits: ListLimits): A
         }),
       ),
       input: { query: metricsQuery(Object.keys(TASK_FIELDS), limits) },
-      async handle({ query }) {
+      async handle({ query }, ctx) {
         const selected = taskEntries(await allWorkflows(store)).filter((t) => matches(t, query, TASK_FIELDS));
         const page = selected.slice(query.skip, query.skip + query.limit);
-        return { body: { results: await Promise.all(page.map((t) => taskMetric(store, t))), total: selected.length } };
+        return { body: { results: await inTurn(page, (t) => taskMetric(store, t, searcher(ctx.caller!))), total: selected.length } };
       },
     }),
   ];

@@ -13,7 +13,8 @@
  *   and workflow, and filters on workflow.name, app and name).
  *
  * The platform keeps these as documents it updates as jobs finish; we count
- * them from the jobs and tasks when asked, for the workflows of one page.
+ * them from the jobs and tasks when asked, for the workflows of one page;
+ * the store counts and sums them (docs/real-platform.md).
  */
 import { and, jobs as jobType, tasks as taskType } from '../../../kernel/index.ts';
 import type { Condition, Doc, Store } from '../../../kernel/index.ts';
@@ -78,25 +79,26 @@ export function taskEntries(workflows: readonly Doc[]): TaskEntry[] {
   return entries;
 }
 
-export async function jobMetric(store: Store, wf: Doc): Promise<JobMetric> {
+/**
+ * The totals read every complete job of the workflow, so the store sums them (no job is read into memory) on its
+ * search thread, in the caller's turn: one page of metrics over a long history cost the core seconds of its event
+ * loop and hundreds of MB when the jobs were read here.
+ */
+export async function jobMetric(store: Store, wf: Doc, caller: string): Promise<JobMetric> {
   const name = String(wf['name']);
   const where = and([eq('name', jobType, name), eq('status', jobType, 'complete')]);
-  const jobs = store.collection(JOBS.name);
-  const jobsComplete = await jobs.count(where);
-  let totalRunTime = 0;
-  if (jobsComplete > 0) {
-    const { docs } = await jobs.search({ where, sort: [{ field: jobType.fields.get('_id')!, direction: 1 }], skip: 0, limit: jobsComplete });
-    for (const job of docs) {
-      const m = job['metrics'];
-      if (isPlainObject(m) && typeof m['start_time'] === 'number' && typeof m['end_time'] === 'number') totalRunTime += Math.max(0, m['end_time'] - m['start_time']);
-    }
-  }
-  return { _id: String(wf['_id']), workflow: { name }, jobsComplete, totalRunTime, metrics: [] };
+  const { count, total } = await store.collection(JOBS.name).spans(where, 'metrics.start_time', 'metrics.end_time', caller);
+  return { _id: String(wf['_id']), workflow: { name }, jobsComplete: count, totalRunTime: total, metrics: [] };
 }
 
-export async function taskMetric(store: Store, entry: TaskEntry): Promise<TaskMetric> {
+/** No index holds a task's workflow, so each count reads the tasks of that status: counted like a caller's search. */
+export async function taskMetric(store: Store, entry: TaskEntry, caller: string): Promise<TaskMetric> {
   const tasks = store.collection(TASKS.name);
-  const of = (status: string): Promise<number> => tasks.count(and([eq('job.name', taskType, entry.workflow.name), eq('job.task', taskType, entry.taskId), eq('status', taskType, status)]));
-  const [totalSuccesses, totalErrors] = await Promise.all([of('complete'), of('error')]);
+  const of = async (status: string): Promise<number> => {
+    const where = and([eq('job.name', taskType, entry.workflow.name), eq('job.task', taskType, entry.taskId), eq('status', taskType, status)]);
+    return (await tasks.searchJson({ where, sort: [], skip: 0, limit: 0 }, [], caller)).total;
+  };
+  const totalSuccesses = await of('complete');
+  const totalErrors = await of('error');
   return { ...entry, metrics: [{ totalSuccesses, totalErrors }] };
 }

@@ -12,7 +12,8 @@ import type { Condition } from '../../search/conditions.ts';
 import { toMongoFilter, toMongoSort } from '../../search/to-mongo.ts';
 import type { CollectionSpec } from '../collections.ts';
 import { DuplicateKeyError } from '../types.ts';
-import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
+import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult, SpanTotal } from '../types.ts';
+import { spanPipeline } from './spans.ts';
 import { applyProjection } from '../../search/projection.ts';
 import { decodeDoc, encodeDoc } from './codec.ts';
 import { mongoStoreError } from './errors.ts';
@@ -139,6 +140,16 @@ export class MongoCollection implements DocCollection {
   async count(where: Condition | null): Promise<number> {
     try {
       return await this.countFilter(toMongoFilter(where) as Filter<StoredDoc>);
+    } catch (err) {
+      throw this.explain(err);
+    }
+  }
+
+  async spans(where: Condition | null, from: string, to: string): Promise<SpanTotal> {
+    try {
+      const rows = await this.coll.aggregate(spanPipeline(toMongoFilter(where), from, to), { maxTimeMS: MAX_TIME_MS }).toArray();
+      const row = rows[0];
+      return { count: Number(row?.['count'] ?? 0), total: Number(row?.['total'] ?? 0) };
     } catch (err) {
       throw this.explain(err);
     }

@@ -4,7 +4,7 @@ import type { Condition } from '../../search/conditions.ts';
 import type { CollectionSpec } from '../collections.ts';
 import { checkDocumentSize } from '../limits.ts';
 import { DuplicateKeyError } from '../types.ts';
-import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult } from '../types.ts';
+import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult, SpanTotal } from '../types.ts';
 import { splitText } from '../../search/conditions.ts';
 import { ftsTable, generatedPaths, jsonPath, quoteIdent } from './columns.ts';
 import { TEXT_TIDY_DEFAULTS, TextTidy } from './text-tidy.ts';
@@ -238,6 +238,28 @@ export class SqliteCollection implements DocCollection {
 
   async count(where: Condition | null): Promise<number> {
     return this.totals.now(where);
+  }
+
+  /** On the search thread once it is ready, like a caller's search: a span total reads every row selected. */
+  async spans(where: Condition | null, from: string, to: string, caller = ''): Promise<SpanTotal> {
+    const thread = this.searchThread();
+    if (thread?.ready) return thread.spans(this.name, where, from, to, caller);
+    return this.spansHere(where, from, to);
+  }
+
+  /** `spans` on this connection's thread: one statement, so the count and the total come from one snapshot. */
+  spansHere(where: Condition | null, from: string, to: string): SpanTotal {
+    const w = this.compiler.where(where);
+    // json_type, not typeof: JSON true and false are integers to json_extract, and are not numbers.
+    const number = "json_type(t.doc, ?) IN ('integer', 'real')";
+    const span = `CASE WHEN ${number} AND ${number} AND json_extract(t.doc, ?) >= json_extract(t.doc, ?) THEN json_extract(t.doc, ?) - json_extract(t.doc, ?) END`;
+    try {
+      const paths = [from, to, to, from, to, from].map(jsonPath);
+      const row = this.stmt(`SELECT count(*) AS count, total(${span}) AS total FROM ${this.table} AS t WHERE ${w.sql}`).get(...paths, ...w.params) as SpanTotal;
+      return { count: row.count, total: row.total };
+    } catch (err) {
+      throw storeError(err);
+    }
   }
 
   async replaceOne(doc: Doc): Promise<boolean> {

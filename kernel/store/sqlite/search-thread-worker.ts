@@ -38,8 +38,13 @@ port.on('message', (request: SearchThreadRequest | { readonly close: true }) => 
   try {
     const collection = collections.get(request.collection);
     if (!collection) throw new Error(`collection ${request.collection} is not declared by this store`);
-    const page = collection.searchJsonHere(request.query, request.hide);
-    answer = { id: request.id, json: page.json, count: page.count, total: page.total };
+    const { work } = request;
+    if (work.kind === 'spans') {
+      answer = { id: request.id, ...collection.spansHere(work.where, work.from, work.to) };
+    } else {
+      const page = collection.searchJsonHere(work.query, work.hide);
+      answer = { id: request.id, json: page.json, count: page.count, total: page.total };
+    }
   } catch (err) {
     answer = { id: request.id, error: failure(err) };
   }

@@ -21,7 +21,8 @@ import { Worker } from 'node:worker_threads';
 import { AppError, StoreUnavailableError, TooManyRequestsError } from '../../errors.ts';
 import type { ErrorCode } from '../../errors.ts';
 import type { CollectionSpec } from '../collections.ts';
-import type { JsonSearchResult, SearchQuery, SearchThreadChange, SearchThreadStatus } from '../types.ts';
+import type { Condition } from '../../search/conditions.ts';
+import type { JsonSearchResult, SearchQuery, SearchThreadChange, SearchThreadStatus, SpanTotal } from '../types.ts';
 import { storeError } from './store-errors.ts';
 import { SearchTurns } from './search-turns.ts';
 
@@ -37,11 +38,15 @@ export interface SearchThreadInit {
   readonly cacheKb: number;
 }
 
+/** What the thread reads: a page and its total, or how many documents there are and the total of their spans. */
+export type SearchThreadWork =
+  | { readonly kind: 'page'; readonly query: SearchQuery; readonly hide: readonly string[] }
+  | { readonly kind: 'spans'; readonly where: Condition | null; readonly from: string; readonly to: string };
+
 export interface SearchThreadRequest {
   readonly id: number;
   readonly collection: string;
-  readonly query: SearchQuery;
-  readonly hide: readonly string[];
+  readonly work: SearchThreadWork;
 }
 
 export interface SearchThreadAnswer {
@@ -56,7 +61,7 @@ export interface SearchThreadAnswer {
 interface Waiting {
   readonly caller: string;
   readonly request: SearchThreadRequest;
-  readonly resolve: (page: JsonSearchResult) => void;
+  readonly resolve: (answer: SearchThreadAnswer) => void;
   readonly reject: (err: unknown) => void;
 }
 
@@ -158,7 +163,7 @@ export class SearchThread {
     this.waiting.delete(answer.id);
     this.turns.release(waiting.caller);
     if (answer.error) waiting.reject(rebuilt(answer.error));
-    else waiting.resolve({ json: bytesOf(answer.json), count: answer.count ?? 0, total: answer.total ?? 0 });
+    else waiting.resolve(answer);
     this.handOver();
     if (this.turns.held === 0) this.idle();
   }
@@ -203,10 +208,22 @@ export class SearchThread {
   }
 
   /** `caller`: whose turn the search takes (search-turns.ts); callers' ids, or one name for the service's own. */
-  searchJson(collection: string, query: SearchQuery, hide: readonly string[], caller: string): Promise<JsonSearchResult> {
+  async searchJson(collection: string, query: SearchQuery, hide: readonly string[], caller: string): Promise<JsonSearchResult> {
+    // What the read path uses and nothing more: a caller's request also carries its document type, which is large.
+    const page = { where: query.where, sort: query.sort, skip: query.skip, limit: query.limit };
+    const answer = await this.run(collection, { kind: 'page', query: page, hide }, caller);
+    return { json: bytesOf(answer.json), count: answer.count ?? 0, total: answer.total ?? 0 };
+  }
+
+  /** SqliteCollection.spans, on the thread, in the caller's turn. */
+  async spans(collection: string, where: Condition | null, from: string, to: string, caller: string): Promise<SpanTotal> {
+    const answer = await this.run(collection, { kind: 'spans', where, from, to }, caller);
+    return { count: answer.count ?? 0, total: answer.total ?? 0 };
+  }
+
+  private run(collection: string, work: SearchThreadWork, caller: string): Promise<SearchThreadAnswer> {
     return new Promise((resolve, reject) => {
-      // What the read path uses and nothing more: a caller's request also carries its document type, which is large.
-      const request: SearchThreadRequest = { id: this.nextId++, collection, query: { where: query.where, sort: query.sort, skip: query.skip, limit: query.limit }, hide };
+      const request: SearchThreadRequest = { id: this.nextId++, collection, work };
       const refused = this.turns.push(caller, { caller, request, resolve, reject });
       if (refused?.reason === 'full') reject(new StoreUnavailableError(`${refused.held} searches are already waiting for the store; try again`));
       else if (refused) reject(new TooManyRequestsError(`${refused.held} of your searches are already waiting for the store; try again once they are answered`, RETRY_SHARE_S));
