@@ -7,10 +7,10 @@
  */
 import Joi from 'joi';
 import { answer, arrayOf, BOOLEAN, closed, INTEGER, joiQuery, NUMBER, routeHelper, STRING } from '../../../kernel/index.ts';
-import type { AnyRoute, Store } from '../../../kernel/index.ts';
+import type { AnyRoute, Doc, Store } from '../../../kernel/index.ts';
 import { pageParams } from '../http/list-query.ts';
 import type { ListLimits } from '../http/list-query.ts';
-import { allWorkflows, jobMetric, taskEntries, taskMetric } from './metrics.ts';
+import { eachWorkflowPage, jobMetric, taskEntries, taskMetric } from './metrics.ts';
 import { searcher } from '../auth/caller.ts';
 import type { TaskEntry } from './metrics.ts';
 
@@ -71,7 +71,10 @@ export function workflowEngineMetricsRoutes(store: Store, limits: ListLimits): A
       answer: answer(closed({ results: arrayOf(closed({ _id: STRING, workflow: NAMED, jobsComplete: INTEGER, totalRunTime: NUMBER, metrics: arrayOf(closed({})) })), total: INTEGER })),
       input: { query: metricsQuery(Object.keys(JOB_FIELDS), limits) },
       async handle({ query }, ctx) {
-        const selected = (await allWorkflows(store)).filter((wf) => matches({ name: String(wf['name']) }, query, JOB_FIELDS));
+        const selected: Doc[] = [];
+        await eachWorkflowPage(store, (workflows) => {
+          for (const wf of workflows) if (matches({ name: String(wf['name']) }, query, JOB_FIELDS)) selected.push({ _id: wf['_id'], name: wf['name'] });
+        });
         const page = selected.slice(query.skip, query.skip + query.limit);
         return { body: { results: await inTurn(page, (wf) => jobMetric(store, wf, searcher(ctx.caller!))), total: selected.length } };
       },
@@ -101,7 +104,8 @@ export function workflowEngineMetricsRoutes(store: Store, limits: ListLimits): A
       ),
       input: { query: metricsQuery(Object.keys(TASK_FIELDS), limits) },
       async handle({ query }, ctx) {
-        const selected = taskEntries(await allWorkflows(store)).filter((t) => matches(t, query, TASK_FIELDS));
+        const selected: TaskEntry[] = [];
+        await eachWorkflowPage(store, (workflows) => selected.push(...taskEntries(workflows).filter((t) => matches(t, query, TASK_FIELDS))));
         const page = selected.slice(query.skip, query.skip + query.limit);
         return { body: { results: await inTurn(page, (t) => taskMetric(store, t, searcher(ctx.caller!))), total: selected.length } };
       },

@@ -48,13 +48,34 @@ const BOUNDARY_TASKS = new Set(['workflow_start', 'workflow_end']);
 
 const eq = (field: string, type: typeof jobType | typeof taskType, value: string): Condition => ({ kind: 'compare', op: 'eq', field: type.fields.get(field)!, value });
 
-/** Every workflow, by name; workflows are a designer's collection, not a job-sized one. */
-export async function allWorkflows(store: Store): Promise<Doc[]> {
+/** Workflows read at a time: what a request holds of the collection, however many workflows there are. */
+const WORKFLOW_PAGE = 200;
+
+/**
+ * Every workflow, by name then `_id`, handed to `visit` a page at a time: each page starts after the last one's
+ * final name and `_id`, so a workflow saved meanwhile is neither read twice nor shifts the others. A request once
+ * held every workflow document at once, and designers' workflows can be large.
+ */
+export async function eachWorkflowPage(store: Store, visit: (workflows: readonly Doc[]) => void): Promise<void> {
   const collection = store.collection(WORKFLOWS.name);
-  const total = await collection.count(null);
-  if (total === 0) return [];
-  const sort = [{ field: workflowType.fields.get('name')!, direction: 1 as const }, { field: workflowType.fields.get('_id')!, direction: 1 as const }];
-  return (await collection.search({ where: null, sort, skip: 0, limit: total })).docs;
+  const name = workflowType.fields.get('name')!;
+  const id = workflowType.fields.get('_id')!;
+  const sort = [{ field: name, direction: 1 as const }, { field: id, direction: 1 as const }];
+  let last: { name: string; id: string } | null = null;
+  for (;;) {
+    const where: Condition | null = last
+      ? and([
+          { kind: 'compare', op: 'gte', field: name, value: last.name },
+          { kind: 'or', items: [{ kind: 'compare', op: 'gt', field: name, value: last.name }, and([{ kind: 'compare', op: 'eq', field: name, value: last.name }, { kind: 'compare', op: 'gt', field: id, value: last.id }])!] },
+        ])
+      : null;
+    const { docs } = await collection.search({ where, sort, skip: 0, limit: WORKFLOW_PAGE });
+    if (docs.length > 0) visit(docs);
+    if (docs.length < WORKFLOW_PAGE) return;
+    const final = docs[docs.length - 1]!;
+    // Saved workflows are validated: a name is text, and an id too.
+    last = { name: String(final['name']), id: String(final['_id']) };
+  }
 }
 
 export function taskEntries(workflows: readonly Doc[]): TaskEntry[] {
