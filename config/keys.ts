@@ -58,6 +58,10 @@ export const CONFIG_KEYS = {
     env: 'GATEWAY_UPSTREAM_PAGE_MAX', default: 100, example: 25, schema: whole(1, 100_000),
     description: "Largest page (1 to 100000) the gateway asks its upstream for when a legacy read needs more records than one page (a legacy `limit` of 0, a whole list): it reads page after page, each starting where the upstream's `nextPageSkip` says or after the records it received, until the upstream's `total`. A smaller cap upstream only costs more pages; but our core refuses a `limit` above its `search.maxLimit`, so in front of it keep this at most that. The default is the page ipctl reads the platform's lists with (docs/real-platform.md).",
   }),
+  'gateway.legacyMaxRecords': key<number>({
+    env: 'GATEWAY_LEGACY_MAX_RECORDS', default: 10_000, example: 50_000, schema: whole(1, 10_000_000),
+    description: "Most records one legacy read answers when it reads page after page (a legacy `limit` of 0 or above one page, a whole list). The legacy platform answered every match at once; the gateway holds such an answer whole, so past this many it answers the legacy error naming the count instead, and the caller pages with `skip` and `limit` or narrows the query. Each 10,000 jobs hold about 50-200 MB of the gateway's memory while the answer is built.",
+  }),
   'gateway.brownouts': key<Brownout[]>({
     default: [], schema: Joi.array().items(brownoutEntry()),
     description: 'Brownout windows: `[{"operations": ["cancelJob"] or ["*"], "from": ISO date, "until": ISO date}]`; inside one, a deprecated operation already answers 410 as if removed, so clients find out early.',

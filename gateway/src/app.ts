@@ -118,7 +118,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
     client,
     audit,
     hatches,
-    upstreamPageMax: deps.config.gateway.upstreamPageMax,
+    paging: { pageMax: deps.config.gateway.upstreamPageMax, maxRecords: deps.config.gateway.legacyMaxRecords },
     bodyLimitBytes: deps.config.http.bodyLimitBytes,
     observe: legacyObserver(metrics, deps.tap ?? null),
   });

@@ -15,6 +15,7 @@ import type { Entry } from '../mapping/types.ts';
 import type { BodyResult } from './body.ts';
 import { goneMessage } from './policy.ts';
 import type { ServeEnd } from './serve-until.ts';
+import type { LegacyPaging } from '../mapping/pages.ts';
 
 export type Answer =
   | { readonly outcome: 'rewritten'; readonly status: number; readonly body: unknown; readonly warning: string | null }
@@ -40,8 +41,8 @@ export interface Call {
 
 export interface Runner {
   readonly hatches: ReadonlyMap<string, Hatch>;
-  /** The largest page the gateway asks its upstream for (`gateway.upstreamPageMax`). */
-  readonly upstreamPageMax: number;
+  /** How legacy reads page and how many records one answers (`gateway.upstreamPageMax`, `gateway.legacyMaxRecords`). */
+  readonly paging: LegacyPaging;
 }
 
 const failed = (error: AppError): Answer => ({ outcome: 'failed', error });
@@ -69,7 +70,7 @@ export async function answer(call: Call, runner: Runner): Promise<Answer> {
       if (reply.warning) warnings.push(reply.warning);
       return reply;
     };
-    const result = await runEntry(entry, { params: call.params, query, body: read.body }, callCore, runner.hatches, runner.upstreamPageMax);
+    const result = await runEntry(entry, { params: call.params, query, body: read.body }, callCore, runner.hatches, runner.paging);
     return { outcome: 'rewritten', status: result.status, body: result.body, warning: warnings.length > 0 ? warnings.join(', ') : null };
   } catch (err) {
     return failed(legacyRefusal(err, call));

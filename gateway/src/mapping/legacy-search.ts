@@ -84,7 +84,7 @@ interface Page {
 
 /**
  * Runs a legacy search: the whole answer the legacy platform gave, read in
- * pages of at most `api.pageMax`. Pages are separate reads, so a
+ * pages of at most `api.paging.pageMax`, up to `api.paging.maxRecords`. Pages are separate reads, so a
  * document changed meanwhile may move between them (as in a MongoDB cursor).
  */
 export async function legacySearch(api: HatchApi, search: LegacySearch): Promise<LegacyResults> {
@@ -103,7 +103,7 @@ export async function legacySearch(api: HatchApi, search: LegacySearch): Promise
   const { items: docs, total } = await readPages({
     skip,
     limit,
-    pageMax: api.pageMax,
+    paging: api.paging,
     read: async (at, want) => {
       const answer = await api.call({ method: 'GET', path: `/operations-manager/${search.type}`, query: { ...base, skip: String(at), limit: String(want) }, body: undefined });
       if (answer.status < 200 || answer.status > 299) throw legacyError(answer);

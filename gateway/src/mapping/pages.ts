@@ -10,6 +10,8 @@
  * (docs/gateway.md, "Paging").
  */
 
+import { LegacyFailure } from './run.ts';
+
 /** One page as the upstream answered it. */
 export interface UpstreamPage {
   readonly items: readonly unknown[];
@@ -24,12 +26,18 @@ export interface PagedRead {
   readonly skip: number;
   /** How many records are wanted; null for every one. */
   readonly limit: number | null;
-  /** The largest page to ask the upstream for (the `gateway.upstreamPageMax` setting). */
-  readonly pageMax: number;
+  /** The largest page to ask the upstream for (`gateway.upstreamPageMax`), and the most records one read answers. */
+  readonly paging: LegacyPaging;
   /** Reads one page: `limit` records from `skip`. */
   readonly read: (skip: number, limit: number) => Promise<UpstreamPage>;
   /** Stops early once this says the records so far are enough (a lookup of one match). */
   readonly enough?: (items: readonly unknown[]) => boolean;
+}
+
+export interface LegacyPaging {
+  readonly pageMax: number;
+  /** `gateway.legacyMaxRecords`: past it, the read is refused rather than held whole in the gateway's memory. */
+  readonly maxRecords: number;
 }
 
 export interface PagedResult {
@@ -44,14 +52,25 @@ export function nextSkipOf(metadata: unknown): number | null | undefined {
   return next === null ? null : typeof next === 'number' && Number.isSafeInteger(next) ? next : undefined;
 }
 
+/** A read that would answer more records than the gateway holds at once: refused with the count and the way out. */
+function tooMany(count: number, max: number): LegacyFailure {
+  return new LegacyFailure(`This call would answer ${count} records; the gateway answers at most ${max} at once (gateway.legacyMaxRecords). Page with skip and limit, or narrow the query`);
+}
+
 export async function readPages(paged: PagedRead): Promise<PagedResult> {
+  const { pageMax, maxRecords } = paged.paging;
   const items: unknown[] = [];
   let total = 0;
   for (let at = paged.skip; ; ) {
-    const want = paged.limit === null ? paged.pageMax : Math.min(paged.pageMax, paged.limit - items.length);
+    const want = paged.limit === null ? pageMax : Math.min(pageMax, paged.limit - items.length);
     const page = await paged.read(at, want);
     total = page.total;
+    // Known from the first page's total, so a read too large is refused before the rest is fetched; a lookup
+    // that stops at its first match (`enough`) is judged by what it holds.
+    const answers = Math.max(0, paged.limit === null ? total - paged.skip : Math.min(paged.limit, total - paged.skip));
+    if (!paged.enough && answers > maxRecords) throw tooMany(answers, maxRecords);
     items.push(...page.items);
+    if (items.length > maxRecords) throw tooMany(items.length, maxRecords);
     if (page.items.length === 0 || page.nextSkip === null) break;
     // The upstream's own word on where the next page starts, when it moves forward; else after what came.
     at = page.nextSkip !== undefined && page.nextSkip > at ? page.nextSkip : at + page.items.length;

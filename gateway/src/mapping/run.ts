@@ -15,6 +15,7 @@ import { fill, fillPath, lastPath, MissingPathValue } from './template.ts';
 import type { Scope } from './template.ts';
 import { translateQuery, UntranslatableQuery } from './translate.ts';
 import type { Entry, LegacyFamily, Method, Step } from './types.ts';
+import type { LegacyPaging } from './pages.ts';
 import { AppError, readError, setOwn, TooManyRequestsError } from '../../../kernel/index.ts';
 
 export interface CoreCall {
@@ -73,8 +74,8 @@ export function throttled(answer: CoreAnswer): AppError | null {
 
 export interface HatchApi {
   readonly call: CallCore;
-  /** The largest page to ask the upstream for (`gateway.upstreamPageMax`); legacy reads page by what it answers (pages.ts). */
-  readonly pageMax: number;
+  /** How legacy reads page (`gateway.upstreamPageMax`) and how much one answers (`gateway.legacyMaxRecords`): pages.ts. */
+  readonly paging: LegacyPaging;
 }
 
 /** An escape hatch: an operation whose rewrite the generic steps cannot say (docs/gateway.md, "Escape hatches"). */
@@ -121,7 +122,7 @@ function copiedAnswer(next: Step | undefined, answer: CoreAnswer): CoreAnswer | 
   return bytes ? { status: next.status ?? 200, body: new RawJson(bytes) } : null;
 }
 
-export async function runEntry(entry: Entry, request: LegacyRequest, callCore: CallCore, hatches: ReadonlyMap<string, Hatch>, pageMax: number): Promise<CoreAnswer> {
+export async function runEntry(entry: Entry, request: LegacyRequest, callCore: CallCore, hatches: ReadonlyMap<string, Hatch>, paging: LegacyPaging): Promise<CoreAnswer> {
   const calls: unknown[] = [];
   const scope: Scope = { params: request.params, query: request.query, body: request.body ?? {}, vars: {}, last: null, calls };
   for (let i = 0; i < entry.steps.length; i += 1) {
@@ -152,7 +153,7 @@ export async function runEntry(entry: Entry, request: LegacyRequest, callCore: C
     } else if ('answer' in step) {
       return { status: step.status ?? 200, body: fill(step.answer, scope) ?? null };
     } else if ('code' in step) {
-      return hatches.get(step.code)!(fill(step.with, scope), scope, { call: callCore, pageMax });
+      return hatches.get(step.code)!(fill(step.with, scope), scope, { call: callCore, paging });
     } else {
       throw new LegacyFailure(step.unavailable);
     }

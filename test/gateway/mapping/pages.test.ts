@@ -1,4 +1,8 @@
-/** Reading an upstream list page after page by what the upstream answered (gateway/src/mapping/pages.ts). */
+/**
+ * Reading an upstream list page after page by what the upstream answered
+ * (gateway/src/mapping/pages.ts), and never more records than the gateway
+ * holds at once (`gateway.legacyMaxRecords`).
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextSkipOf, readPages } from '../../../gateway/src/mapping/pages.ts';
@@ -19,7 +23,7 @@ function upstream(cap: number, next: (skip: number, given: number) => number | n
 
 test('a cap below the asked page is not the end: every record is read, after the records each page brought', async () => {
   const up = upstream(3);
-  const { items, total } = await readPages({ skip: 0, limit: null, pageMax: 100, read: up.read });
+  const { items, total } = await readPages({ skip: 0, limit: null, paging: { pageMax: 100, maxRecords: 1000 }, read: up.read });
   assert.deepEqual(items, RECORDS);
   assert.equal(total, 11);
   assert.deepEqual(up.asked.map(([s]) => s), [0, 3, 6, 9]);
@@ -27,21 +31,49 @@ test('a cap below the asked page is not the end: every record is read, after the
 
 test("the upstream's nextPageSkip says where the next page starts, and null ends the read", async () => {
   const up = upstream(4, (skip, given) => (skip + given < 8 ? skip + given : null));
-  const { items } = await readPages({ skip: 0, limit: null, pageMax: 4, read: up.read });
+  const { items } = await readPages({ skip: 0, limit: null, paging: { pageMax: 4, maxRecords: 1000 }, read: up.read });
   assert.deepEqual(items, RECORDS.slice(0, 8), 'nextPageSkip null after 8 records ends the read, whatever the total');
 });
 
 test('a nextPageSkip that does not move forward is not followed: the read goes on after what came, and ends', async () => {
   const up = upstream(2, () => 0);
-  const { items } = await readPages({ skip: 0, limit: null, pageMax: 5, read: up.read });
+  const { items } = await readPages({ skip: 0, limit: null, paging: { pageMax: 5, maxRecords: 1000 }, read: up.read });
   assert.deepEqual(items, RECORDS);
 });
 
 test("the caller's limit and skip are served exactly across short pages, asking no more than the page maximum", async () => {
   const up = upstream(2);
-  const { items } = await readPages({ skip: 1, limit: 5, pageMax: 4, read: up.read });
+  const { items } = await readPages({ skip: 1, limit: 5, paging: { pageMax: 4, maxRecords: 1000 }, read: up.read });
   assert.deepEqual(items, [1, 2, 3, 4, 5]);
   assert.ok(up.asked.every(([, limit]) => limit <= 4));
+});
+
+test('a read that would answer more than the most records is refused after the first page, naming the count and the way out', async () => {
+  const up = upstream(3);
+  await assert.rejects(readPages({ skip: 0, limit: null, paging: { pageMax: 3, maxRecords: 10 }, read: up.read }), (err: { code?: string; status?: number; message?: string }) => {
+    assert.equal(err.code, 'LEGACY_FAILED');
+    assert.equal(err.status, 500);
+    assert.match(err.message ?? '', /would answer 11 records; the gateway answers at most 10 at once \(gateway\.legacyMaxRecords\)\. Page with skip and limit/);
+    return true;
+  });
+  assert.equal(up.asked.length, 1, 'refused on the first page\'s total, before the rest was fetched');
+  // What the caller asks for is what counts: a skip or a limit that brings it within the bound is served.
+  assert.deepEqual((await readPages({ skip: 1, limit: null, paging: { pageMax: 3, maxRecords: 10 }, read: upstream(3).read })).items, RECORDS.slice(1));
+  assert.deepEqual((await readPages({ skip: 0, limit: 10, paging: { pageMax: 3, maxRecords: 10 }, read: upstream(3).read })).items, RECORDS.slice(0, 10));
+});
+
+test('a total that grows between pages is judged again on each page, and a lookup by what it holds', async () => {
+  let calls = 0;
+  const growing = async (skip: number, limit: number): Promise<UpstreamPage> => {
+    calls += 1;
+    return { items: Array.from({ length: limit }, (_, i) => skip + i), total: calls === 1 ? 4 : 100, nextSkip: skip + limit };
+  };
+  await assert.rejects(readPages({ skip: 0, limit: null, paging: { pageMax: 2, maxRecords: 6 }, read: growing }), /would answer 100 records/);
+  assert.equal(calls, 2);
+  const endless = async (skip: number, limit: number): Promise<UpstreamPage> => ({ items: Array.from({ length: limit }, (_, i) => skip + i), total: 1e9, nextSkip: skip + limit });
+  const lookup = await readPages({ skip: 0, limit: null, paging: { pageMax: 2, maxRecords: 4 }, read: endless, enough: (items) => items.length >= 3 });
+  assert.deepEqual(lookup.items, [0, 1, 2, 3], 'a lookup that stops at its first matches is not refused for the total');
+  await assert.rejects(readPages({ skip: 0, limit: null, paging: { pageMax: 5, maxRecords: 4 }, read: endless, enough: () => false }), /would answer 5 records/);
 });
 
 test('nextSkipOf reads a number, null, or nothing from the search metadata', () => {

@@ -93,14 +93,14 @@ export function setFilter(query: Record<string, string>, kind: Kind, op: Filter,
 
 /**
  * A list read with a legacy page: `limit` null (none, MongoDB's 0) or above
- * the largest page asked of the upstream (`api.pageMax`) is read page by
+ * the largest page asked of the upstream (`api.paging.pageMax`) is read page by
  * page, after the records each page brought (pages.ts), so it is never cut.
  */
 export async function listPages(api: HatchApi, path: string, query: Record<string, string>, skip: number, limit: number | null, enough?: (items: readonly unknown[]) => boolean): Promise<{ results: unknown[]; total: number }> {
   const { items, total } = await readPages({
     skip,
     limit,
-    pageMax: api.pageMax,
+    paging: api.paging,
     ...(enough ? { enough } : {}),
     read: async (at, want) => {
       const { body } = await send(api.call, { method: 'GET', path, query: { ...query, skip: String(at), limit: String(want) } });

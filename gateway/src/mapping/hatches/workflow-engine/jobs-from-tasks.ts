@@ -70,7 +70,7 @@ export async function weJobsFromTaskQuery(args: unknown, _scope: Scope, api: Hat
   await readPages({
     skip: 0,
     limit: null,
-    pageMax: api.pageMax,
+    paging: api.paging,
     read: async (at, want) => {
       const query = { ...q, dereference: 'job', include: 'job', sort: '_id', order: '1', skip: String(at), limit: String(want) };
       const found = await callOk(api, { method: 'GET', path: '/operations-manager/tasks', query });

@@ -1,0 +1,55 @@
+/**
+ * A legacy read that would answer every match is held whole in the gateway's
+ * memory, so it answers at most `gateway.legacyMaxRecords` records: past that,
+ * the legacy error names the count and the way out, and a read the caller
+ * pages within the bound is served. Real gateway, real core, 30 jobs, a bound
+ * of 10 and pages of 4.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openTestStore } from '../helpers/stores.ts';
+import { request, startCore } from '../helpers/core.ts';
+import type { RunningCore } from '../helpers/core.ts';
+import { startGateway } from '../helpers/gateway.ts';
+import type { RunningGateway } from '../helpers/gateway.ts';
+import { jobs } from '../fixtures/search-data.ts';
+import { newObjectId } from '../../kernel/store/ids.ts';
+
+let core: RunningCore;
+let gw: RunningGateway;
+let headers: Record<string, string>;
+const JOBS = 30;
+
+before(async () => {
+  const store = await openTestStore();
+  await store.collection('jobs').insertMany(Array.from({ length: JOBS }, (_, i) => ({ ...jobs[i % jobs.length]!, _id: newObjectId(), name: `bounded-${i}` })));
+  core = await startCore(store);
+  gw = await startGateway(core.url, { GATEWAY_LEGACY_MAX_RECORDS: '10', GATEWAY_UPSTREAM_PAGE_MAX: '4' });
+  headers = { authorization: `Bearer ${core.adminToken}`, 'content-type': 'application/json' };
+});
+after(async () => {
+  await gw.close();
+  await core.close();
+});
+
+const search = (options: Record<string, unknown>) => request(`${gw.url}/workflow_engine/jobs/search`, { method: 'POST', headers, body: JSON.stringify({ options: { query: { name: { $regex: '^bounded-' } }, ...options } }) });
+
+test('every match past the bound is the legacy error naming the count, the bound and the way out', async () => {
+  const res = await search({ limit: 0 });
+  assert.equal(res.status, 500);
+  assert.equal(typeof res.body, 'string', 'the legacy error is a bare JSON string');
+  assert.match(res.body as string, /would answer 30 records; the gateway answers at most 10 at once \(gateway\.legacyMaxRecords\)\. Page with skip and limit, or narrow the query/);
+  assert.equal(res.headers.get('x-error-code'), 'LEGACY_FAILED');
+});
+
+test('a limit above the bound is refused the same, and a read paged within it is served across several upstream pages', async () => {
+  assert.equal((await search({ limit: 11 })).status, 500);
+  const paged = await search({ limit: 10, skip: 10 });
+  assert.equal(paged.status, 200, JSON.stringify(paged.body));
+  const body = paged.body as { results: Array<{ name: string }>; total: number };
+  assert.equal(body.results.length, 10);
+  assert.equal(body.total, JOBS);
+  const rest = await search({ limit: 0, skip: 25 });
+  assert.equal(rest.status, 200, 'a skip that leaves fewer than the bound is served whole');
+  assert.equal((rest.body as { results: unknown[] }).results.length, 5);
+});
