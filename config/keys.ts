@@ -172,6 +172,14 @@ export const CONFIG_KEYS = {
     env: 'SEARCH_MAX_UNINDEXED_SORT_WINDOW', default: 10000, example: 50000, schema: count(),
     description: 'Largest `skip + limit` of a search sorted on a field that has no index: such a sort reads every match and keeps that many rows in memory (see `docs/search.md`).',
   }),
+  'search.maxDereferenceMb': key<number>({
+    env: 'SEARCH_MAX_DEREFERENCE_MB', default: 64, example: 256, schema: whole(1, 4096),
+    description: 'Most MiB of jobs `dereference=job` may copy into one page of tasks. Each task carries its whole job, so a page of 1,000 tasks of one 1 MB job would be a 1 GB answer, built on the core\'s event loop; past this the search is refused (400) and the caller asks for fewer tasks.',
+  }),
+  'search.maxDereferenceTasks': key<number>({
+    env: 'SEARCH_MAX_DEREFERENCE_TASKS', default: 10_000, example: 50_000, schema: whole(1, 1_000_000),
+    description: 'Most task runs `dereference=tasks` may read into one page of jobs (a job keeps up to 10,000); past this the search is refused (400) and the caller asks for fewer jobs.',
+  }),
   'search.countCacheEntries': key<number>({
     env: 'SEARCH_COUNT_CACHE_ENTRIES', default: 1000, example: 0, schema: whole(0),
     description: "Search totals the embedded store keeps per collection until the next write to it (its own, or another process's commit); `0` turns the cache off. Totals stay exact either way. Totals the value counters answer (status, name, start-time ranges: docs/search.md, \"How totals are computed\") do not go through it.",

@@ -127,7 +127,7 @@ export function createCoreApp(deps: CoreDeps): Core {
   const modules: CoreModule[] = [
     routesModule('health', healthRoutes({ store, release, version: pkg.version, startedAt: Date.now(), applications })),
     authModule({ store, logger, auth, admin: config.admin, routes: () => routes }),
-    routesModule('operations-manager search', searchRoutes(createSearchService(store), limits)),
+    routesModule('operations-manager search', searchRoutes(createSearchService(store, { maxJobBytes: limits.maxDereferenceMb * 1024 * 1024, maxTasks: limits.maxDereferenceTasks }), limits)),
     engineModule(engine, controlRoutes(jobControl, new TaskControl(engine, store, jobControl), release), logger),
     routesModule('indexes', indexRoutes(store)),
     routesModule('workflows', studioWorkflowRoutes(store, limits)),

@@ -8,6 +8,7 @@ import type { Caller } from '../auth/caller.ts';
 import { and, AppError, applyProjection } from '../../../kernel/index.ts';
 import type { Condition, Doc, DocType, ReadOptions, SearchRequest, Store } from '../../../kernel/index.ts';
 import { dereference } from './dereference.ts';
+import type { DereferenceLimits } from './dereference.ts';
 import { JOBS, TASKS } from '../store/collections.ts';
 
 export interface PageMetadata {
@@ -54,7 +55,7 @@ export function visibility(type: DocType, caller: Caller): Condition | null {
   return { kind: 'or', items: [empty, { kind: 'in', field: groups, values: [...caller.groupIds] }] };
 }
 
-export function createSearchService(store: Store): SearchService {
+export function createSearchService(store: Store, limits: DereferenceLimits): SearchService {
   return {
     async search(asked, caller) {
       const visible = visibility(asked.type, caller);
@@ -69,7 +70,7 @@ export function createSearchService(store: Store): SearchService {
       // Through searchJson as well: callers' searches run off the event loop in the embedded store (search-thread.ts).
       const page = await collection.searchJson(request, [], searcher(caller)).catch((err: unknown) => Promise.reject(explainStoreError(err)));
       const found = page.count === 0 ? [] : (JSON.parse(`[${page.json.toString('utf8')}]`) as Doc[]);
-      await dereference(request.type, found, request.dereference, store);
+      await dereference(request.type, found, request.dereference, store, limits);
       const docs = found.map((d) => applyProjection(d, request.projection));
       return { docs, metadata: pageMetadata(request.skip, request.limit, page.total, docs.length) };
     },
@@ -77,7 +78,7 @@ export function createSearchService(store: Store): SearchService {
       const doc = await store.collection(type.collection).findById(id);
       // A job or task the caller may not see is not found, like one that does not exist.
       if (!doc || !mayAccess(caller, doc['groups'])) throw (type.collection === JOBS.name ? JOBS : TASKS).notFound(id);
-      await dereference(type, [doc], options.dereference, store);
+      await dereference(type, [doc], options.dereference, store, limits);
       return applyProjection(doc, options.projection);
     },
   };
