@@ -5,7 +5,7 @@
  * does not (docs/architecture.md says why the kernel is a folder of its own).
  */
 export { dayOf, readDocs, readManifest } from './archive/files.ts';
-export { fieldOf, lt, readSliced } from './archive/groups.ts';
+export { fieldOf, lt, readSliced, yieldToLoop } from './archive/groups.ts';
 export type { DueItem, GroupSpec } from './archive/groups.ts';
 export { readArchiveState } from './archive/lease.ts';
 export { startArchiveService } from './archive/service.ts';

@@ -99,6 +99,8 @@ export interface Repository<T extends Keyed> {
   get(id: string): Promise<T>;
   findMany(ids: readonly string[]): Promise<T[]>;
   search(query: SearchQuery): Promise<{ docs: T[]; total: number }>;
+  /** One page without its total (DocCollection.findPage): for walks that page by key. */
+  findPage(query: SearchQuery): Promise<T[]>;
   /** Stores a new document; a taken id or unique name is the declaration's refusal (409 unless it says otherwise). */
   insert(doc: T): Promise<T>;
   /**
@@ -177,6 +179,7 @@ export function repository<T extends Keyed>(store: Store, declaration: Collectio
       const page = await collection.search(query);
       return { docs: page.docs.map((d) => asT<T>(d)), total: page.total };
     },
+    findPage: async (query) => (await collection.findPage(query)).map((d) => asT<T>(d)),
     insert: async (doc) => {
       await refusingDuplicates(doc, () => collection.insertOne(asDoc(doc)));
       return doc;

@@ -73,6 +73,12 @@ export interface DocCollection {
   findByIds(ids: readonly string[]): Promise<Doc[]>;
   search(query: SearchQuery): Promise<SearchResult>;
   /**
+   * The documents of the same page, without counting every match: for walks
+   * that page by the sort key (`_id` after the last one seen), where a total
+   * counted again for each page costs a scan of what is left each time.
+   */
+  findPage(query: SearchQuery): Promise<Doc[]>;
+  /**
    * The ids of at most `limit` documents `where` selects, in no particular
    * order, without counting the rest: for background work that takes what
    * is due a slice at a time, where a total would cost a scan per slice.

@@ -3,7 +3,7 @@
  * order. Pages continue after the last key seen rather than skipping, so
  * each page is one walk of the (time, _id) index however large the audit.
  */
-import { and, repository } from '../../../kernel/index.ts';
+import { and, repository, yieldToLoop } from '../../../kernel/index.ts';
 import type { Condition, FieldDef, Store } from '../../../kernel/index.ts';
 import { AUDIT, audit as auditType } from './collection.ts';
 import type { Call } from './report.ts';
@@ -59,7 +59,8 @@ export async function eachStoredCall(store: Store, range: { since: number | null
         { kind: 'and', items: [{ kind: 'compare', op: 'eq', field: time, value: after.time }, { kind: 'compare', op: 'gt', field: id, value: after.id }] },
       ],
     }];
-    const { docs } = await audit.search({ where: and([...bounds, ...page]), sort: [{ field: time, direction: 1 }, { field: id, direction: 1 }], skip: 0, limit: PAGE });
+    // Pages without totals: counting what is left again for every page made a report of N calls count about N²/4,000 entries.
+    const docs = await audit.findPage({ where: and([...bounds, ...page]), sort: [{ field: time, direction: 1 }, { field: id, direction: 1 }], skip: 0, limit: PAGE });
     for (const doc of docs) {
       const call = callOfRecord(doc);
       if (call) onCall(call);
@@ -68,5 +69,8 @@ export async function eachStoredCall(store: Store, range: { since: number | null
     if (docs.length < PAGE) return { skipped };
     const last = docs[docs.length - 1]!;
     after = { time: Number(last['time']), id: String(last['_id']) };
+    // The embedded store answers at once, so without this a report over a long history held the gateway's event
+    // loop for its whole length (2.1 s for 200,000 calls); one page at a time, other requests go on between pages.
+    await yieldToLoop();
   }
 }

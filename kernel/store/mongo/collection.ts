@@ -118,6 +118,18 @@ export class MongoCollection implements DocCollection {
     }
   }
 
+  async findPage(query: SearchQuery): Promise<Doc[]> {
+    // `limit: 0` means "no limit" to the server, but "no documents" here.
+    if (query.limit === 0) return [];
+    const filter = toMongoFilter(query.where) as Filter<StoredDoc>;
+    try {
+      const docs = await this.coll.find(filter, { sort: toMongoSort(query.sort), skip: query.skip, limit: query.limit, maxTimeMS: MAX_TIME_MS }).toArray();
+      return docs.map(decodeDoc);
+    } catch (err) {
+      throw this.explain(err);
+    }
+  }
+
   async findIds(where: Condition | null, limit: number): Promise<string[]> {
     if (limit <= 0) return [];
     const filter = toMongoFilter(where) as Filter<StoredDoc>;

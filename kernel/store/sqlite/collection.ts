@@ -180,6 +180,10 @@ export class SqliteCollection implements DocCollection {
     return { docs: page.docs, total: page.total };
   }
 
+  async findPage(query: SearchQuery): Promise<Doc[]> {
+    return this.page(query, [], (doc) => JSON.parse(doc) as Doc, false).docs;
+  }
+
   async findIds(where: Condition | null, limit: number): Promise<string[]> {
     if (limit <= 0) return [];
     const w = this.compiler.where(where);
@@ -209,15 +213,16 @@ export class SqliteCollection implements DocCollection {
   /**
    * One page and its total, read in one transaction so both come from the
    * same snapshot. Documents come back as JSON text, with `hide` removed in
-   * SQL, and are turned into what the caller wants by `read`.
+   * SQL, and are turned into what the caller wants by `read`. Uncounted, the
+   * total is NaN and the page is read as if matches were few.
    */
-  private page<T>(query: SearchQuery, hide: readonly string[], read: (json: string) => T): { docs: T[]; total: number } {
+  private page<T>(query: SearchQuery, hide: readonly string[], read: (json: string) => T, counted = true): { docs: T[]; total: number } {
     return this.db.transaction(() => {
-      const total = this.totals.now(query.where);
+      const total = counted ? this.totals.now(query.where) : Number.NaN;
       if (query.limit === 0 || query.skip >= total) return { docs: [], total };
       // CASE: with common text matches, walk the sort index and test membership
       // (cost ~ rows walked) instead of fetching and sorting every match (cost ~ matches).
-      const textAsFilter = splitText(query.where).text !== null && this.totals.preferIndexWalk(total, query.skip + query.limit);
+      const textAsFilter = counted && splitText(query.where).text !== null && this.totals.preferIndexWalk(total, query.skip + query.limit);
       const where = this.compiler.where(query.where, { textAsFilter });
       const order = this.compiler.orderBy(query.sort);
       const pageSql = `SELECT t.seq AS seq FROM ${this.table} AS t WHERE ${where.sql}${order ? ` ORDER BY ${order}` : ''} LIMIT ? OFFSET ?`;

@@ -75,6 +75,13 @@ for (const factory of storeFactories()) {
       assert.deepEqual(result, { docs: [], total: jobs.length });
     });
 
+    test('findPage answers the same page as search, in the same order, without a total', async () => {
+      for (const query of ['not-in[status]=complete&sort=metrics.start_time&order=-1&skip=1&limit=2', 'sort=name&order=1', 'contains[description]=firewall', 'skip=50', 'limit=0', 'q={"or":[{"equals":{"status":"error"}},{"starts-with":{"name":"Port"}}]}&sort=_id&order=-1']) {
+        const req = parseSearch(jobType, query, TEST_LIMITS);
+        assert.deepEqual(await store.collection('jobs').findPage(req), (await store.collection('jobs').search(req)).docs, query);
+      }
+    });
+
     test('findIds gives at most limit ids of what the filter selects, without counting the rest', async () => {
       const { where } = parseSearch(jobType, 'not-in[status]=complete', TEST_LIMITS);
       const expected = jobs.filter((j) => j['status'] !== 'complete').map((j) => label(j['_id'])).sort();
