@@ -12,14 +12,14 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { SqliteStore } from '../../kernel/store/sqlite/store.ts';
-import { newObjectId, roleId } from '../../kernel/store/ids.ts';
+import { newObjectId } from '../../kernel/store/ids.ts';
 import { CORE_COLLECTIONS } from '../../core/src/store/collections.ts';
-import { hashPassword } from '../../core/src/auth/passwords.ts';
 import { jobs } from '../fixtures/search-data.ts';
 import { request } from '../helpers/core.ts';
 import { crash, spawnCore } from '../helpers/process.ts';
 import { figure, quantile, tempDir } from '../faults/support.ts';
 import { timingSleep } from '../helpers/wait.ts';
+import { passwordAccount, probeLive } from './support.ts';
 
 const PASSWORD = 'metrics-attack-password';
 const basic = (user: string): { authorization: string } => ({ authorization: `Basic ${Buffer.from(`${user}:${PASSWORD}`).toString('base64')}` });
@@ -38,16 +38,7 @@ before(async () => {
     const started = 1_700_000_000_000 + w * 1e7;
     await store.collection('jobs').insertMany(Array.from({ length: JOBS_EACH }, (_, i) => ({ ...base, _id: newObjectId(started + i), name, status: 'complete', metrics: { start_time: started + i, end_time: started + i + RUN_MS } })));
   }
-  await store.collection('accounts').insertOne({
-    _id: newObjectId(),
-    username: 'engine-reader',
-    firstname: 'Reader',
-    provenance: 'Local AAA',
-    inactive: false,
-    memberOf: [],
-    assignedRoles: [{ roleId: roleId('WorkFlowEngine', 'apiread') }],
-    passwordHash: await hashPassword(PASSWORD),
-  });
+  await passwordAccount(store, 'engine-reader', PASSWORD, ['WorkFlowEngine', 'apiread']);
   await store.close();
 });
 after(() => data.remove());
@@ -65,17 +56,7 @@ test('job metrics over 200,000 jobs, asked again and again, leave the core live 
   try {
     await timingSleep(1000, 'the search thread opens its connection just after the core listens');
     const before = await rss(core.url);
-    const live: number[] = [];
-    let done = false;
-    const probing = (async () => {
-      while (!done) {
-        const started = performance.now();
-        const res = await request(`${core.url}/health/live`, { signal: AbortSignal.timeout(10_000) });
-        assert.equal(res.status, 200);
-        live.push(performance.now() - started);
-        await timingSleep(20, 'probes spaced as a liveness probe spaces them');
-      }
-    })();
+    const probe = probeLive(core.url);
     const took: number[] = [];
     for (let round = 0; round < 4; round += 1) {
       const started = performance.now();
@@ -90,8 +71,7 @@ test('job metrics over 200,000 jobs, asked again and again, leave the core live 
         assert.equal(entry.totalRunTime, JOBS_EACH * RUN_MS, entry.workflow.name);
       }
     }
-    done = true;
-    await probing;
+    const live = await probe.stop();
     const grew = (await rss(core.url)) - before;
     figure('job metrics over 200,000 jobs: each page, ms', took.map((t) => t.toFixed(0)).join(', '));
     figure('meanwhile /health/live p50 / p90 / max, ms', [0.5, 0.9, 1].map((q) => quantile(live, q).toFixed(1)).join(' / '));

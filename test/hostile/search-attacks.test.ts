@@ -20,8 +20,7 @@ import { request } from '../helpers/core.ts';
 import { crash, spawnCore } from '../helpers/process.ts';
 import type { CoreProcess } from '../helpers/process.ts';
 import { figure, quantile, tempDir } from '../faults/support.ts';
-import { hashPassword } from '../../core/src/auth/passwords.ts';
-import { newObjectId, roleId } from '../../kernel/store/ids.ts';
+import { passwordAccount, probeLive } from './support.ts';
 import { timingSleep } from '../helpers/wait.ts';
 
 const PASSWORD = 'search-attack-password';
@@ -38,16 +37,7 @@ before(async () => {
   const store = SqliteStore.open({ dataDir: join(data.path, 'store'), collections: CORE_COLLECTIONS });
   const pad = 'z'.repeat(400);
   await store.collection('tasks').insertMany(Array.from({ length: ROWS }, (_, i) => ({ ...tasks[i % tasks.length]!, _id: attackId(i), summary: `${pad}-${i}` })));
-  await store.collection('accounts').insertOne({
-    _id: newObjectId(),
-    username: BYSTANDER,
-    firstname: 'Bystander',
-    provenance: 'Local AAA',
-    inactive: false,
-    memberOf: [],
-    assignedRoles: [{ roleId: roleId('OperationsManager', 'apiread') }],
-    passwordHash: await hashPassword(PASSWORD),
-  });
+  await passwordAccount(store, BYSTANDER, PASSWORD, ['OperationsManager', 'apiread']);
   await store.close();
 });
 after(() => data.remove());
@@ -71,17 +61,7 @@ interface Attack {
 /** Three long searches one after another, and `/health/live` every 20 ms until they are done. */
 async function attack(core: CoreProcess): Promise<Attack> {
   const searches: number[] = [];
-  const live: number[] = [];
-  let done = false;
-  const probing = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const res = await request(`${core.url}/health/live`, { signal: AbortSignal.timeout(10_000) });
-      assert.equal(res.status, 200);
-      live.push(performance.now() - started);
-      await timingSleep(20, 'probes spaced as a liveness probe spaces them');
-    }
-  })();
+  const probe = probeLive(core.url);
   for (let round = 0; round < 3; round += 1) {
     const started = performance.now();
     const res = await request(`${core.url}${longSearch(`r${round}`)}`, { headers: auth, signal: AbortSignal.timeout(30_000) });
@@ -89,8 +69,7 @@ async function attack(core: CoreProcess): Promise<Attack> {
     assert.equal((res.body as { metadata: { total: number } }).metadata.total, 0);
     searches.push(performance.now() - started);
   }
-  done = true;
-  await probing;
+  const live = await probe.stop();
   return { searches, live };
 }
 
