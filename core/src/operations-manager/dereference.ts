@@ -64,9 +64,12 @@ const resolvers: Record<string, Resolver> = {
       }
       return entry;
     };
-    for (const d of docs) bytes += jobOf(d)?.bytes ?? 0;
-    if (bytes > limits.maxJobBytes) {
-      throw tooMuch(`dereference=job would copy ${(bytes / MIB).toFixed(1)} MiB of jobs into this page, past the ${(limits.maxJobBytes / MIB).toFixed(0)} MiB one page may carry; ask for fewer tasks (limit)`);
+    // Stops measuring at the first job past the bound: measuring is serialising, the very work being bounded.
+    for (const d of docs) {
+      bytes += jobOf(d)?.bytes ?? 0;
+      if (bytes > limits.maxJobBytes) {
+        throw tooMuch(`dereference=job would copy more than ${(bytes / MIB).toFixed(1)} MiB of jobs into this page, past the ${(limits.maxJobBytes / MIB).toFixed(0)} MiB one page may carry; ask for fewer tasks (limit)`);
+      }
     }
     for (const d of docs) {
       const job = jobOf(d);

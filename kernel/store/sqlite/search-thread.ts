@@ -14,8 +14,9 @@
  * theirs. Past the bound, a search is refused at once rather than queued
  * without bound: a 503 worth retrying when every caller's searches fill it,
  * a 429 when the caller alone holds their share. Until the thread has opened
- * its connection, and if it ever dies, searches run on the event loop as
- * before; a search that was waiting on a thread that died is refused (503).
+ * its connection, searches run on the event loop as before. A thread that
+ * dies fails the searches it held (503) and is started again, after waits
+ * that grow while it keeps dying; meanwhile searches run on the event loop.
  */
 import { Worker } from 'node:worker_threads';
 import { AppError, StoreUnavailableError, TooManyRequestsError } from '../../errors.ts';
