@@ -5,8 +5,8 @@
  */
 import type { Caller } from '../auth/caller.ts';
 import { mayAccess, searcher } from '../auth/caller.ts';
-import { BadRequestError, jobs as jobType, repository, ValidationError } from '../../../kernel/index.ts';
-import type { Doc, ErrorDetail, Store } from '../../../kernel/index.ts';
+import { BadRequestError, jobs as jobType, pageDocs, repository, ValidationError } from '../../../kernel/index.ts';
+import type { ErrorDetail, Store } from '../../../kernel/index.ts';
 import type { Engine, StartedJob } from './engine.ts';
 import { END, START } from './types.ts';
 import { ruleFor } from './lifecycle.ts';
@@ -96,8 +96,7 @@ export class JobControl {
       CHILD_UNNEEDED,
       searcher(caller),
     );
-    const children = page.count === 0 ? [] : (JSON.parse(`[${page.json.toString('utf8')}]`) as Doc[]);
-    for (const child of children) {
+    for (const child of pageDocs(page)) {
       if (child['_id'] !== jobId && mayAccess(caller, child['groups'])) await this.cancel(child['_id'] as string, caller);
     }
   }

@@ -5,7 +5,7 @@
  */
 import { mayAccess, searcher, seesAllJobs } from '../auth/caller.ts';
 import type { Caller } from '../auth/caller.ts';
-import { and, AppError, applyProjection } from '../../../kernel/index.ts';
+import { and, AppError, applyProjection, pageDocs } from '../../../kernel/index.ts';
 import type { Condition, Doc, DocType, ReadOptions, SearchRequest, Store } from '../../../kernel/index.ts';
 import { dereference } from './dereference.ts';
 import type { DereferenceLimits } from './dereference.ts';
@@ -69,7 +69,7 @@ export function createSearchService(store: Store, limits: DereferenceLimits): Se
       }
       // Through searchJson as well: callers' searches run off the event loop in the embedded store (search-thread.ts).
       const page = await collection.searchJson(request, [], searcher(caller)).catch((err: unknown) => Promise.reject(explainStoreError(err)));
-      const found = page.count === 0 ? [] : (JSON.parse(`[${page.json.toString('utf8')}]`) as Doc[]);
+      const found = pageDocs(page);
       await dereference(request.type, found, request.dereference, store, limits);
       const docs = found.map((d) => applyProjection(d, request.projection));
       return { docs, metadata: pageMetadata(request.skip, request.limit, page.total, docs.length) };
