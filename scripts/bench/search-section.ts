@@ -105,7 +105,7 @@ export async function searchSection(jobCount: number, runs: number, dataDir: str
     '',
     'Every HTTP answer is a page of up to 100 full job documents (about 2.5 KB each) plus the exact `total`, checked against the store\'s own count on every call.',
     '',
-    '| query | total | store | HTTP cold | HTTP warm | cold/store (p50) | cold/warm (p50), goal ${goalText(totals)} | goal (HTTP) |',
+    `| query | total | store | HTTP cold | HTTP warm | cold/store (p50) | cold/warm (p50), goal ${goalText(totals)} | goal (HTTP) |`,
     '|---|---:|---:|---:|---:|---:|---|---|',
     ...rows,
     '',
