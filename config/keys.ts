@@ -62,6 +62,10 @@ export const CONFIG_KEYS = {
     env: 'GATEWAY_LEGACY_MAX_RECORDS', default: 10_000, example: 50_000, schema: whole(1, 10_000_000),
     description: "Most records one legacy read answers when it reads page after page (a legacy `limit` of 0 or above one page, a whole list). The legacy platform answered every match at once; the gateway holds such an answer whole, so past this many it answers the legacy error naming the count instead, and the caller pages with `skip` and `limit` or narrows the query. Each 10,000 jobs hold about 50-200 MB of the gateway's memory while the answer is built.",
   }),
+  'gateway.legacyMaxMb': key<number>({
+    env: 'GATEWAY_LEGACY_MAX_MB', default: 128, example: 512, schema: whole(16, 4096),
+    description: "Most MiB one legacy call reads from its upstream, over every page and call it makes. A rewritten call holds what it reads until it answers, and neither a real platform nor a page of large records bounds that, so past this the gateway stops reading and answers the legacy error naming the bound; the caller pages with `skip` and `limit` or narrows the query. At least 16, so one record of the largest size a store keeps always fits.",
+  }),
   'gateway.brownouts': key<Brownout[]>({
     default: [], schema: Joi.array().items(brownoutEntry()),
     description: 'Brownout windows: `[{"operations": ["cancelJob"] or ["*"], "from": ISO date, "until": ISO date}]`; inside one, a deprecated operation already answers 410 as if removed, so clients find out early.',
@@ -171,6 +175,10 @@ export const CONFIG_KEYS = {
   'search.maxUnindexedSortWindow': key<number>({
     env: 'SEARCH_MAX_UNINDEXED_SORT_WINDOW', default: 10000, example: 50000, schema: count(),
     description: 'Largest `skip + limit` of a search sorted on a field that has no index: such a sort reads every match and keeps that many rows in memory (see `docs/search.md`).',
+  }),
+  'search.maxPageMb': key<number>({
+    env: 'SEARCH_MAX_PAGE_MB', default: 64, example: 256, schema: whole(16, 4096),
+    description: 'Most MiB of documents, as stored, one page of a search or list may carry. A page of 1,000 jobs of 8 MB each would be an 8 GB answer; past this the page is refused (400 naming `limit`, with how many would fit) before a document is read. At least 16, so one document of the largest size a store keeps always fits.',
   }),
   'search.maxDereferenceMb': key<number>({
     env: 'SEARCH_MAX_DEREFERENCE_MB', default: 64, example: 256, schema: whole(1, 4096),

@@ -195,6 +195,25 @@ export class DocumentTooLargeError extends AppError {
 }
 
 /**
+ * A page whose documents, as stored, come to more than a caller's search may
+ * carry at once (`maxBytes` of the query). The store measures the page before
+ * it reads any document, so a page of large documents costs neither the
+ * memory nor the time of building it; `fits` is how many of the page's first
+ * documents fit, which the caller can ask for instead.
+ */
+export class PageTooLargeError extends AppError {
+  constructor(readonly maxBytes: number, readonly fits: number) {
+    const message = `This page's documents come to more than the ${mib(maxBytes)} MiB one page may carry (as stored); ask for at most ${Math.max(1, fits)} (limit=${Math.max(1, fits)}) or narrow the query`;
+    super('VALIDATION_FAILED', message, [{ parameter: 'limit', message }]);
+  }
+}
+
+function mib(bytes: number): string {
+  const m = bytes / 1024 / 1024;
+  return m >= 10 ? m.toFixed(0) : m.toFixed(1);
+}
+
+/**
  * The store refused a write that would duplicate a unique key. Services that
  * expect it name the field in their own words; one that does not still
  * answers 409 rather than 500. The store knows the index, not the caller's

@@ -9,7 +9,7 @@ export { fieldOf, lt, readSliced, yieldToLoop } from './archive/groups.ts';
 export type { DueItem, GroupSpec } from './archive/groups.ts';
 export { readArchiveState } from './archive/lease.ts';
 export { startArchiveService } from './archive/service.ts';
-export { AppError, BadRequestError, ConflictError, duplicateKeyConflict, ERROR_CODES, ForbiddenError, NotFoundError, StoreFullError, StoreUnavailableError, TooManyRequestsError, UnauthenticatedError, ValidationError } from './errors.ts';
+export { AppError, BadRequestError, ConflictError, duplicateKeyConflict, ERROR_CODES, ForbiddenError, NotFoundError, PageTooLargeError, StoreFullError, StoreUnavailableError, TooManyRequestsError, UnauthenticatedError, ValidationError } from './errors.ts';
 export type { ErrorCode, ErrorDetail } from './errors.ts';
 export { bodyDepthError } from './http/body-depth.ts';
 export { bodyError, errorHandler, readError, renderError } from './http/error-handler.ts';
@@ -60,7 +60,7 @@ export { docType, epoch, field, identity, iso, jobs, registry, tasks } from './s
 export type { DateEncoding, DocType, DocTypeSpec, FieldDef } from './search/fields.ts';
 export { buildLeaf, LeafError } from './search/leaf.ts';
 export type { Operator } from './search/leaf.ts';
-export { parseReadOptions, parseSearch } from './search/parse-search.ts';
+export { pageBytes, parseReadOptions, parseSearch } from './search/parse-search.ts';
 export type { ReadOptions, SearchLimits, SearchRequest } from './search/parse-search.ts';
 export { applyProjection } from './search/projection.ts';
 export { decodeComponent, QueryStringError, splitQueryString } from './search/query-string.ts';

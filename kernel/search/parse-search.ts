@@ -24,6 +24,13 @@ export interface SearchLimits extends QLimits {
   readonly maxQueryLength: number;
   /** Largest skip + limit when the sort field has no index (docs/search.md, "Sorting"). */
   readonly maxUnindexedSortWindow: number;
+  /** Most MiB of documents, as stored, one page may carry (`search.maxPageMb`). */
+  readonly maxPageMb: number;
+}
+
+/** The byte budget of a page a caller asks for: the store refuses a page past it (SearchQuery.maxBytes). */
+export function pageBytes(limits: { readonly maxPageMb: number }): number {
+  return limits.maxPageMb * 1024 * 1024;
 }
 
 export interface ReadOptions {
@@ -38,6 +45,7 @@ export interface SearchRequest extends ReadOptions {
   readonly sort: readonly SortKey[];
   readonly skip: number;
   readonly limit: number;
+  readonly maxBytes: number;
 }
 
 const CONDITION = /^([a-z-]+)\[([^\]]*)\]$/;
@@ -107,7 +115,7 @@ export function parseSearch(type: DocType, queryString: string, limits: SearchLi
     problems.add('skip', `plus limit must not exceed ${limits.maxUnindexedSortWindow} when sorting on ${key.field.path}, which has no index (indexed: ${indexedSorts(type).join(', ')})`);
   }
   problems.throwIfAny('Invalid search');
-  return { type, where, sort, skip, limit, ...read };
+  return { type, where, sort, skip, limit, maxBytes: pageBytes(limits), ...read };
 }
 
 /** Query options of a read by id: only the projection and dereference parameters. */

@@ -13,6 +13,12 @@ export interface SearchQuery {
   readonly sort: readonly SortKey[];
   readonly skip: number;
   readonly limit: number;
+  /**
+   * The most bytes the page's documents may take as stored. Queries a caller shaped carry it (the config's
+   * `search.maxPageMb`): past it the store refuses the page (PageTooLargeError) before reading a document.
+   * The code's own walks leave it out.
+   */
+  readonly maxBytes?: number;
 }
 
 export interface SearchResult {

@@ -36,6 +36,7 @@ test('the declared defaults validate and are the documented ones', async () => {
   assert.equal(cfg.mongoUrl, null);
   assert.equal(cfg.gateway.mongoUrl, null);
   assert.equal(cfg.gateway.legacyMaxRecords, 10_000);
+  assert.equal(cfg.gateway.legacyMaxMb, 128);
   assert.equal(cfg.platform.release, '2022.1');
   assert.deepEqual(cfg.admin, { username: 'admin', password: null });
   assert.equal(cfg.auth.logoutTime, 60);
@@ -43,7 +44,7 @@ test('the declared defaults validate and are the documented ones', async () => {
   assert.equal(cfg.http.bodyLimit, '1mb');
   assert.equal(cfg.http.bodyLimitBytes, 1024 * 1024);
   assert.deepEqual(cfg.search, {
-    defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024, maxUnindexedSortWindow: 10000, maxDereferenceMb: 64, maxDereferenceTasks: 10000, countCacheEntries: 1000,
+    defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024, maxUnindexedSortWindow: 10000, maxPageMb: 64, maxDereferenceMb: 64, maxDereferenceTasks: 10000, countCacheEntries: 1000,
   });
   assert.deepEqual(cfg.vault, { url: null, token: null, tokenFile: null, endpoint: 'secret/data', timeoutMs: 5000 });
 });

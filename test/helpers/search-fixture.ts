@@ -10,7 +10,7 @@ import type { RunningCore } from './core.ts';
 import type { StoreFactory } from './stores.ts';
 
 /** The defaults of config/default.json, for tests that call the parser directly. */
-export const TEST_LIMITS: SearchLimits = { defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024, maxUnindexedSortWindow: 10000 };
+export const TEST_LIMITS: SearchLimits = { defaultLimit: 100, maxLimit: 1000, maxQueryLength: 16384, maxInItems: 1000, maxQDepth: 8, maxQNodes: 200, maxValueLength: 1024, maxUnindexedSortWindow: 10000, maxPageMb: 64 };
 
 export interface SearchFixture {
   readonly store: Store;

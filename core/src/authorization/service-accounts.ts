@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import Joi from 'joi';
 import { hashPassword } from '../auth/passwords.ts';
-import { closed, joiBody, joiParams, joiQuery, newUuid, repository, STRING } from '../../../kernel/index.ts';
+import { closed, joiBody, joiParams, joiQuery, newUuid, pageBytes, repository, STRING } from '../../../kernel/index.ts';
 import type { AnswerShape, AnyRoute, Doc, FieldDef } from '../../../kernel/index.ts';
 import { resolveAssignments } from './assignments.ts';
 import { AUTHORIZATION_WRITE_ROLES, authorizationRoute, nowIso, ok, resultsAnswer, SERVICE_ACCOUNT, writeAnswer, written } from './context.ts';
@@ -85,7 +85,7 @@ export function serviceAccountRoutes(deps: AuthorizationDeps): AnyRoute[] {
       input: { query: joiQuery<{ limit: number; skip: number }>(Joi.object(pageParams(deps.limits))) },
       async handle({ query }) {
         const sort = [{ field: column('name'), direction: 1 as const }, { field: column('_id'), direction: 1 as const }];
-        const page = await services.search({ where: null, sort, skip: query.skip, limit: query.limit });
+        const page = await services.search({ where: null, sort, skip: query.skip, limit: query.limit, maxBytes: pageBytes(deps.limits) });
         return { body: { results: page.docs.map(publicView), total: page.total } };
       },
     }),

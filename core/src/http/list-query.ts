@@ -12,7 +12,7 @@
  * `groupId=` (the direct members of a group). Every filter given applies.
  */
 import Joi from 'joi';
-import { and, buildLeaf, joiQuery, LeafError, ValidationError } from '../../../kernel/index.ts';
+import { and, buildLeaf, joiQuery, LeafError, pageBytes, ValidationError } from '../../../kernel/index.ts';
 import type { Condition, Doc, DocCollection, DocType, Operator, SearchQuery, Validator } from '../../../kernel/index.ts';
 
 /** A list without `limit` gives this many, as the platform's lists do (the search's default is the config's). */
@@ -21,6 +21,8 @@ export const DEFAULT_LIMIT = 25;
 /** The largest page a list gives: the config's `search.maxLimit`, which the gateway pages with too. */
 export interface ListLimits {
   readonly maxLimit: number;
+  /** `search.maxPageMb`: the store refuses a page whose documents come to more (SearchQuery.maxBytes). */
+  readonly maxPageMb: number;
 }
 const LEAF_LIMITS = { maxInItems: 100, maxValueLength: 1000 };
 
@@ -141,7 +143,7 @@ export function listQuery(type: DocType, limits: ListLimits, options: ListOption
       const sortPath = q.sort ?? type.defaultSort;
       const sort = [{ field: type.fields.get(sortPath)!, direction: q.order }];
       if (sortPath !== '_id') sort.push({ field: type.fields.get('_id')!, direction: q.order });
-      return { where: and(conditions), sort, skip: q.skip, limit: q.limit };
+      return { where: and(conditions), sort, skip: q.skip, limit: q.limit, maxBytes: pageBytes(limits) };
     },
   };
 }

@@ -7,10 +7,11 @@
  */
 import { MongoServerError } from 'mongodb';
 import type { ClientSession, Collection, Document, Filter } from 'mongodb';
-import { ConflictError } from '../../errors.ts';
+import { ConflictError, PageTooLargeError } from '../../errors.ts';
 import type { Condition } from '../../search/conditions.ts';
 import { toMongoFilter, toMongoSort } from '../../search/to-mongo.ts';
 import type { CollectionSpec } from '../collections.ts';
+import { bsonSize } from '../limits.ts';
 import { DuplicateKeyError } from '../types.ts';
 import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult, SpanTotal } from '../types.ts';
 import { spanPipeline } from './spans.ts';
@@ -104,27 +105,13 @@ export class MongoCollection implements DocCollection {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const filter = toMongoFilter(query.where) as Filter<StoredDoc>;
-    const sort = toMongoSort(query.sort);
-    try {
-      // `limit: 0` means "no limit" to the server, but "no documents" here.
-      const page = query.limit === 0
-        ? Promise.resolve([])
-        : this.coll.find(filter, { sort, skip: query.skip, limit: query.limit, maxTimeMS: MAX_TIME_MS }).toArray();
-      const [docs, total] = await Promise.all([page, this.countFilter(filter)]);
-      return { docs: docs.map(decodeDoc), total };
-    } catch (err) {
-      throw this.explain(err);
-    }
+    return this.pageAndTotal(query, []);
   }
 
   async findPage(query: SearchQuery): Promise<Doc[]> {
-    // `limit: 0` means "no limit" to the server, but "no documents" here.
-    if (query.limit === 0) return [];
     const filter = toMongoFilter(query.where) as Filter<StoredDoc>;
     try {
-      const docs = await this.coll.find(filter, { sort: toMongoSort(query.sort), skip: query.skip, limit: query.limit, maxTimeMS: MAX_TIME_MS }).toArray();
-      return docs.map(decodeDoc);
+      return await this.page(filter, query, []);
     } catch (err) {
       throw this.explain(err);
     }
@@ -143,10 +130,46 @@ export class MongoCollection implements DocCollection {
 
   /** MongoDB hands back documents, not text, so this serialises them after removing `hide`. */
   async searchJson(query: SearchQuery, hide: readonly string[]): Promise<JsonSearchResult> {
-    const { docs, total } = await this.search(query);
-    const projection = { kind: 'exclude', paths: hide } as const;
-    const text = docs.map((d) => JSON.stringify(hide.length > 0 ? applyProjection(d, projection) : d)).join(',');
+    const { docs, total } = await this.pageAndTotal(query, hide);
+    const text = docs.map((d) => JSON.stringify(d)).join(',');
     return { json: Buffer.from(text), count: docs.length, total };
+  }
+
+  /** One page and its total, read with one filter object. */
+  private async pageAndTotal(query: SearchQuery, hide: readonly string[]): Promise<SearchResult> {
+    const filter = toMongoFilter(query.where) as Filter<StoredDoc>;
+    try {
+      const [docs, total] = await Promise.all([this.page(filter, query, hide), this.countFilter(filter)]);
+      return { docs, total };
+    } catch (err) {
+      throw this.explain(err);
+    }
+  }
+
+  /**
+   * One page, decoded, without `hide`. With a byte budget the documents are measured in BSON as they arrive
+   * and the read stops at the first past it, so at most the budget and one batch of the driver's are held.
+   */
+  private async page(filter: Filter<StoredDoc>, query: SearchQuery, hide: readonly string[]): Promise<Doc[]> {
+    // `limit: 0` means "no limit" to the server, but "no documents" here.
+    if (query.limit === 0) return [];
+    const cursor = this.coll.find(filter, { sort: toMongoSort(query.sort), skip: query.skip, limit: query.limit, maxTimeMS: MAX_TIME_MS });
+    const shown = (stored: StoredDoc): Doc => (hide.length > 0 ? applyProjection(decodeDoc(stored), { kind: 'exclude', paths: hide }) : decodeDoc(stored));
+    if (query.maxBytes === undefined) return (await cursor.toArray()).map(shown);
+    const docs: Doc[] = [];
+    let used = 0;
+    try {
+      for await (const stored of cursor) {
+        const doc = shown(stored);
+        used += bsonSize(doc);
+        // One document always fits: the budget is never below the largest document a store keeps.
+        if (used > query.maxBytes && docs.length > 0) throw new PageTooLargeError(query.maxBytes, docs.length);
+        docs.push(doc);
+      }
+    } finally {
+      await cursor.close();
+    }
+    return docs;
   }
 
   async count(where: Condition | null): Promise<number> {

@@ -5,13 +5,15 @@ import type { CollectionSpec } from '../collections.ts';
 import { checkDocumentSize } from '../limits.ts';
 import { DuplicateKeyError } from '../types.ts';
 import type { Doc, DocCollection, IndexStatus, JsonSearchResult, SearchQuery, SearchResult, SpanTotal } from '../types.ts';
-import { splitText } from '../../search/conditions.ts';
 import { ftsTable, generatedPaths, jsonPath, quoteIdent } from './columns.ts';
 import { TEXT_TIDY_DEFAULTS, TextTidy } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
 import { CollectionTotals } from './collection-totals.ts';
 import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
+import { readPage } from './page-read.ts';
+import type { ReadSource } from './page-read.ts';
+import { readSpans } from './span-read.ts';
 import { createIndex, dropIndex } from './schema.ts';
 import { storeError } from './store-errors.ts';
 import type { SearchThread } from './search-thread.ts';
@@ -26,6 +28,7 @@ export class SqliteCollection implements DocCollection {
   private readonly totals: CollectionTotals;
   /** Only for a collection with a text index. */
   private readonly tidy: TextTidy | null;
+  private readonly source: ReadSource;
 
   /**
    * `tidy`: null for a connection that only reads (the search thread's). `searchThread`: where `searchJson` runs
@@ -44,6 +47,7 @@ export class SqliteCollection implements DocCollection {
     const text = spec.indexes.some((ix) => Object.values(ix.key).includes('text'));
     this.totals = new CollectionTotals(db, spec.name, this.table, this.compiler, (sql) => this.stmt(sql), { countCacheEntries, text, changeMarked: spec.changeMarked === true });
     this.tidy = text && tidy ? new TextTidy(db, spec.name, ftsTable(spec.name), tidy) : null;
+    this.source = { db, table: this.table, compiler: this.compiler, totals: this.totals, stmt: (sql) => this.stmt(sql) };
   }
 
   /** Stops a text-index tidy under way (the store closing). */
@@ -176,12 +180,12 @@ export class SqliteCollection implements DocCollection {
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {
-    const page = this.page(query, [], (doc) => JSON.parse(doc) as Doc);
+    const page = readPage(this.source, query, [], (doc) => JSON.parse(doc) as Doc);
     return { docs: page.docs, total: page.total };
   }
 
   async findPage(query: SearchQuery): Promise<Doc[]> {
-    return this.page(query, [], (doc) => JSON.parse(doc) as Doc, false).docs;
+    return readPage(this.source, query, [], (doc) => JSON.parse(doc) as Doc, false).docs;
   }
 
   async findIds(where: Condition | null, limit: number): Promise<string[]> {
@@ -203,37 +207,11 @@ export class SqliteCollection implements DocCollection {
    * pool, so the search thread can hand them over without a copy.
    */
   searchJsonHere(query: SearchQuery, hide: readonly string[]): JsonSearchResult {
-    const page = this.page(query, hide, (doc) => doc);
+    const page = readPage(this.source, query, hide, (doc) => doc);
     const text = page.docs.join(',');
     const json = Buffer.from(new ArrayBuffer(Buffer.byteLength(text)));
     json.write(text);
     return { json, count: page.docs.length, total: page.total };
-  }
-
-  /**
-   * One page and its total, read in one transaction so both come from the
-   * same snapshot. Documents come back as JSON text, with `hide` removed in
-   * SQL, and are turned into what the caller wants by `read`. Uncounted, the
-   * total is NaN and the page is read as if matches were few.
-   */
-  private page<T>(query: SearchQuery, hide: readonly string[], read: (json: string) => T, counted = true): { docs: T[]; total: number } {
-    return this.db.transaction(() => {
-      const total = counted ? this.totals.now(query.where) : Number.NaN;
-      if (query.limit === 0 || query.skip >= total) return { docs: [], total };
-      // CASE: with common text matches, walk the sort index and test membership
-      // (cost ~ rows walked) instead of fetching and sorting every match (cost ~ matches).
-      const textAsFilter = counted && splitText(query.where).text !== null && this.totals.preferIndexWalk(total, query.skip + query.limit);
-      const where = this.compiler.where(query.where, { textAsFilter });
-      const order = this.compiler.orderBy(query.sort);
-      const pageSql = `SELECT t.seq AS seq FROM ${this.table} AS t WHERE ${where.sql}${order ? ` ORDER BY ${order}` : ''} LIMIT ? OFFSET ?`;
-      const seqs = (this.stmt(pageSql).all(...where.params, query.limit, query.skip) as Array<{ seq: number }>).map((r) => r.seq);
-      // json_remove already answers text: wrapping it in json() would parse and print each document a second time (~0.3 ms a page of 100).
-      const text = hide.length > 0 ? `json_remove(doc${hide.map(() => ', ?').join('')})` : 'json(doc)';
-      const docsSql = `SELECT seq, ${text} AS doc FROM ${this.table} WHERE seq IN (SELECT value FROM json_each(?))`;
-      const rows = this.stmt(docsSql).all(...hide.map(jsonPath), JSON.stringify(seqs)) as Array<{ seq: number; doc: string }>;
-      const bySeq = new Map(rows.map((r) => [r.seq, r.doc]));
-      return { docs: seqs.map((s) => read(bySeq.get(s)!)), total };
-    })();
   }
 
   /** The total from the value counters, or null when the query's shape is not covered (for tests and metrics). */
@@ -254,17 +232,7 @@ export class SqliteCollection implements DocCollection {
 
   /** `spans` on this connection's thread: one statement, so the count and the total come from one snapshot. */
   spansHere(where: Condition | null, from: string, to: string): SpanTotal {
-    const w = this.compiler.where(where);
-    // json_type, not typeof: JSON true and false are integers to json_extract, and are not numbers.
-    const number = "json_type(t.doc, ?) IN ('integer', 'real')";
-    const span = `CASE WHEN ${number} AND ${number} AND json_extract(t.doc, ?) >= json_extract(t.doc, ?) THEN json_extract(t.doc, ?) - json_extract(t.doc, ?) END`;
-    try {
-      const paths = [from, to, to, from, to, from].map(jsonPath);
-      const row = this.stmt(`SELECT count(*) AS count, total(${span}) AS total FROM ${this.table} AS t WHERE ${w.sql}`).get(...paths, ...w.params) as SpanTotal;
-      return { count: row.count, total: row.total };
-    } catch (err) {
-      throw storeError(err);
-    }
+    return readSpans(this.source, where, from, to);
   }
 
   async replaceOne(doc: Doc): Promise<boolean> {

@@ -21,9 +21,9 @@ db.pragma(`cache_size = -${cacheKb}`);
 // keeps its own count cache; it has no text-index tidy, which writes.
 const collections = new Map<string, SqliteCollection>(specs.map((spec: CollectionSpec) => [spec.name, new SqliteCollection(db, spec, countCacheEntries, null)]));
 
-/** An error as data: its message, its SQLite code, and for the error family its status and code. */
+/** An error as data: its message, its SQLite code, and for the error family its status, code and details. */
 function failure(err: unknown): SearchThreadAnswer['error'] {
-  if (err instanceof AppError) return { message: err.message, app: { status: err.status, code: err.code } };
+  if (err instanceof AppError) return { message: err.message, app: { status: err.status, code: err.code, details: err.details } };
   const code = (err as { code?: unknown }).code;
   return { message: err instanceof Error ? err.message : String(err), sqliteCode: typeof code === 'string' ? code : null };
 }

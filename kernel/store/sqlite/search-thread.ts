@@ -20,7 +20,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { AppError, StoreUnavailableError, TooManyRequestsError } from '../../errors.ts';
-import type { ErrorCode } from '../../errors.ts';
+import type { ErrorCode, ErrorDetail } from '../../errors.ts';
 import type { CollectionSpec } from '../collections.ts';
 import type { Condition } from '../../search/conditions.ts';
 import type { JsonSearchResult, SearchQuery, SearchThreadChange, SearchThreadStatus, SpanTotal } from '../types.ts';
@@ -56,7 +56,7 @@ export interface SearchThreadAnswer {
   readonly json?: Uint8Array;
   readonly count?: number;
   readonly total?: number;
-  readonly error?: { readonly message: string; readonly sqliteCode?: string | null; readonly app?: { readonly status: number; readonly code: ErrorCode } };
+  readonly error?: { readonly message: string; readonly sqliteCode?: string | null; readonly app?: { readonly status: number; readonly code: ErrorCode; readonly details: readonly ErrorDetail[] } };
 }
 
 interface Waiting {
@@ -84,7 +84,7 @@ const RETRY_SHARE_S = 1;
 
 /** The error the thread reported, as the event loop's read path would have thrown it; a busy file is a 503 to retry. */
 function rebuilt(error: NonNullable<SearchThreadAnswer['error']>): unknown {
-  if (error.app) return new AppError(error.app.status, error.app.code, error.message);
+  if (error.app) return new AppError(error.app.status, error.app.code, error.message, error.app.details);
   const err = new Error(error.message);
   if (error.sqliteCode) Object.assign(err, { code: error.sqliteCode });
   return storeError(err);
@@ -211,7 +211,7 @@ export class SearchThread {
   /** `caller`: whose turn the search takes (search-turns.ts); callers' ids, or one name for the service's own. */
   async searchJson(collection: string, query: SearchQuery, hide: readonly string[], caller: string): Promise<JsonSearchResult> {
     // What the read path uses and nothing more: a caller's request also carries its document type, which is large.
-    const page = { where: query.where, sort: query.sort, skip: query.skip, limit: query.limit };
+    const page: SearchQuery = { where: query.where, sort: query.sort, skip: query.skip, limit: query.limit, ...(query.maxBytes === undefined ? {} : { maxBytes: query.maxBytes }) };
     const answer = await this.run(collection, { kind: 'page', query: page, hide }, caller);
     return { json: bytesOf(answer.json), count: answer.count ?? 0, total: answer.total ?? 0 };
   }
