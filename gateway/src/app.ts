@@ -108,7 +108,7 @@ export function createGatewayApp(deps: GatewayDeps): Gateway {
   // One connection to the upstream for the pass-through and the rewritten calls; a bad CA file or URL stops the start here.
   const upstream = createUpstream({ url: deps.config.core.url, caFile: deps.config.core.caFile, tlsVerify: deps.config.core.tlsVerify, timeoutMs: deps.config.gateway.timeoutMs }, deps.logger);
   const proxy = passThrough({ upstream, timeoutMs: deps.config.gateway.timeoutMs, bodyLimitBytes: deps.config.http.bodyLimitBytes }, metrics);
-  const client = deps.coreClient ?? createCoreClient(upstream);
+  const client = deps.coreClient ?? createCoreClient(upstream, deps.config.gateway.legacyMaxMb * 1024 * 1024);
   const legacy = legacyStage({
     entries,
     calendar,

@@ -13,6 +13,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { coreRequestOptions } from './request-options.ts';
 import type { Upstream } from './upstream.ts';
 import { AppError } from '../../kernel/index.ts';
+import { LegacyFailure } from './mapping/run.ts';
 import type { CallCore, CoreAnswer } from './mapping/run.ts';
 
 export interface Credentials {
@@ -94,10 +95,21 @@ class Reply implements CoreAnswer {
   }
 }
 
-/** Calls over `upstream`; `close()` ends the upstream's sockets, which it shares with the pass-through. */
-export function createCoreClient(upstream: Upstream): CoreClient {
+/** A call that has read more than it may hold: what it read is dropped, and the caller is told the way out. */
+function overBudget(maxBytes: number): LegacyFailure {
+  const mib = Math.round(maxBytes / 1024 / 1024);
+  return new LegacyFailure(`This call would read more than ${mib} MiB from the upstream; the gateway holds at most ${mib} MiB for one call (gateway.legacyMaxMb). Page with skip and limit, or narrow the query`);
+}
+
+/**
+ * Calls over `upstream`; `close()` ends the upstream's sockets, which it shares with the pass-through.
+ * `maxBytes` bounds what the calls of one `forCaller` (one legacy request) read in all: an answer that would
+ * pass it is abandoned mid-stream, its socket closed, rather than held.
+ */
+export function createCoreClient(upstream: Upstream, maxBytes = Number.POSITIVE_INFINITY): CoreClient {
   return {
     forCaller(credentials, forwarding) {
+      let read = 0;
       // Each form the caller used, and only those, as it used them: the upstream applies its own
       // precedence as for a direct call. The object is this caller's alone, so no call of another
       // caller can carry these credentials.
@@ -121,7 +133,15 @@ export function createCoreClient(upstream: Upstream): CoreClient {
           const headers = payload ? { ...base, 'content-type': 'application/json', 'content-length': payload.length } : base;
           const req = upstream.request(coreRequestOptions(upstream, call.method, path, headers), (res) => {
             const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('data', (c: Buffer) => {
+              read += c.length;
+              if (read <= maxBytes) chunks.push(c);
+              else if (!res.destroyed) {
+                chunks.length = 0;
+                res.destroy();
+                reject(overBudget(maxBytes));
+              }
+            });
             res.on('end', () => resolve(new Reply(res.statusCode ?? 502, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), res.headers['content-type'], res.headers['warning'], res.headers['retry-after'], errorCodeOf(res.statusCode, res.headers['x-error-code']))));
             res.on('error', () => reject(new AppError(500, 'UPSTREAM_FAILED', 'The core service closed the connection')));
           });
