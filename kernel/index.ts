@@ -6,6 +6,7 @@
  */
 export { dayOf, readDocs, readManifest } from './archive/files.ts';
 export { fieldOf, lt, readSliced, yieldToLoop } from './archive/groups.ts';
+export { WALK_PAGE_BYTES } from './store/limits.ts';
 export type { DueItem, GroupSpec } from './archive/groups.ts';
 export { readArchiveState } from './archive/lease.ts';
 export { startArchiveService } from './archive/service.ts';

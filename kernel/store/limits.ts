@@ -11,6 +11,9 @@ import type { Doc } from './types.ts';
 
 export const BSON_LIMIT = 16 * 1024 * 1024;
 
+/** What one page of the code's own walks over a collection holds at most (SearchQuery.shorten). */
+export const WALK_PAGE_BYTES = 64 * 1024 * 1024;
+
 /**
  * BSON needs at most about 6 bytes per byte of JSON (an array of one-digit
  * integers: `1,` against a type byte, an index key and an int32), so a

@@ -16,9 +16,14 @@ export interface SearchQuery {
   /**
    * The most bytes the page's documents may take as stored. Queries a caller shaped carry it (the config's
    * `search.maxPageMb`): past it the store refuses the page (PageTooLargeError) before reading a document.
-   * The code's own walks leave it out.
+   * The code's own walks leave it out or, with `shorten`, are given the documents that fit instead.
    */
   readonly maxBytes?: number;
+  /**
+   * Past `maxBytes`, answer the page's first documents that fit (always at least one) rather than refuse. For walks
+   * that go on after the last document they were given, never for a caller's page, whose `skip` would then lie.
+   */
+  readonly shorten?: boolean;
 }
 
 export interface SearchResult {

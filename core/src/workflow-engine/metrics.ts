@@ -16,7 +16,7 @@
  * them from the jobs and tasks when asked, for the workflows of one page;
  * the store counts and sums them (docs/real-platform.md).
  */
-import { and, jobs as jobType, tasks as taskType, yieldToLoop } from '../../../kernel/index.ts';
+import { and, jobs as jobType, tasks as taskType, WALK_PAGE_BYTES, yieldToLoop } from '../../../kernel/index.ts';
 import type { Condition, Doc, Store } from '../../../kernel/index.ts';
 import { isPlainObject } from '../../../kernel/index.ts';
 import { JOBS, TASKS, WORKFLOWS } from '../store/collections.ts';
@@ -69,9 +69,10 @@ export async function eachWorkflowPage(store: Store, visit: (workflows: readonly
           { kind: 'or', items: [{ kind: 'compare', op: 'gt', field: name, value: last.name }, and([{ kind: 'compare', op: 'eq', field: name, value: last.name }, { kind: 'compare', op: 'gt', field: id, value: last.id }])!] },
         ])
       : null;
-    const docs = await collection.findPage({ where, sort, skip: 0, limit: WORKFLOW_PAGE });
-    if (docs.length > 0) visit(docs);
-    if (docs.length < WORKFLOW_PAGE) return;
+    // At most WALK_PAGE_BYTES of workflows at once: a page ends early rather than hold 200 large ones.
+    const docs = await collection.findPage({ where, sort, skip: 0, limit: WORKFLOW_PAGE, maxBytes: WALK_PAGE_BYTES, shorten: true });
+    if (docs.length === 0) return;
+    visit(docs);
     // Between pages the core answers others: the embedded store's reads complete without yielding.
     await yieldToLoop();
     const final = docs[docs.length - 1]!;

@@ -148,7 +148,8 @@ export class MongoCollection implements DocCollection {
 
   /**
    * One page, decoded, without `hide`. With a byte budget the documents are measured in BSON as they arrive
-   * and the read stops at the first past it, so at most the budget and one batch of the driver's are held.
+   * and the read stops at the first past it (refused, or with `shorten` the page ends there), so at most the
+   * budget and one batch of the driver's are held.
    */
   private async page(filter: Filter<StoredDoc>, query: SearchQuery, hide: readonly string[]): Promise<Doc[]> {
     // `limit: 0` means "no limit" to the server, but "no documents" here.
@@ -163,7 +164,10 @@ export class MongoCollection implements DocCollection {
         const doc = shown(stored);
         used += bsonSize(doc);
         // One document always fits: the budget is never below the largest document a store keeps.
-        if (used > query.maxBytes && docs.length > 0) throw new PageTooLargeError(query.maxBytes, docs.length);
+        if (used > query.maxBytes && docs.length > 0) {
+          if (query.shorten) break;
+          throw new PageTooLargeError(query.maxBytes, docs.length);
+        }
         docs.push(doc);
       }
     } finally {

@@ -4,7 +4,8 @@
  * come from one snapshot. A query a caller shaped carries a byte budget
  * (`maxBytes`); the page's documents are measured as stored, from the length
  * SQLite keeps beside each row, before any is read, so a page of large
- * documents is refused without the memory or the time of building it.
+ * documents is refused without the memory or the time of building it. The
+ * code's own walks ask for `shorten` and are given the documents that fit.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { PageTooLargeError } from '../../errors.ts';
@@ -37,15 +38,18 @@ export function readPage<T>(from: ReadSource, query: SearchQuery, hide: readonly
     const where = from.compiler.where(query.where, { textAsFilter });
     const order = from.compiler.orderBy(query.sort);
     const pageSql = `SELECT t.seq AS seq FROM ${from.table} AS t WHERE ${where.sql}${order ? ` ORDER BY ${order}` : ''} LIMIT ? OFFSET ?`;
-    const seqs = (from.stmt(pageSql).all(...where.params, query.limit, query.skip) as Array<{ seq: number }>).map((r) => r.seq);
+    let seqs = (from.stmt(pageSql).all(...where.params, query.limit, query.skip) as Array<{ seq: number }>).map((r) => r.seq);
     const seqsJson = JSON.stringify(seqs);
     // One document always fits: the budget is never below the largest document a store keeps (config/keys.ts).
     const budget = query.maxBytes !== undefined && seqs.length > 1 ? query.maxBytes : null;
     let rows = documents(from, seqsJson, hide, budget);
-    // No rows for a page of rows: past the budget as stored. Refused unless what the answer hides brings it within.
+    // No rows for a page of rows: past the budget as stored. Refused, or shortened to what fits, unless what the
+    // answer hides brings it within.
     if (budget !== null && rows.length === 0) {
-      withinBudget(from, seqs, hide, budget);
-      rows = documents(from, seqsJson, hide, null);
+      const fits = fitting(from, seqs, hide, budget);
+      if (fits < seqs.length && !query.shorten) throw new PageTooLargeError(budget, fits);
+      if (fits < seqs.length) seqs = seqs.slice(0, Math.max(1, fits));
+      rows = documents(from, JSON.stringify(seqs), hide, null);
     }
     const bySeq = new Map(rows.map((r) => [r.seq, r.doc]));
     return { docs: seqs.map((s) => read(bySeq.get(s)!)), total };
@@ -67,18 +71,12 @@ function documents(from: ReadSource, seqsJson: string, hide: readonly string[], 
 }
 
 /**
- * Refuses the page when its documents, in stored (JSONB) bytes, come to more than `maxBytes`. `length()` of a
- * blob reads the row's header, not the document, so an ordinary page pays one small statement. Fields the
- * answer hides are left out before refusing, so a caller who excludes a large field is not refused for it.
+ * How many of the page's first documents fit the budget, in stored (JSONB) bytes; all of them when the page is
+ * within it once the fields the answer hides are left out, so a caller who excludes a large field is not refused
+ * for it. `length()` of a blob reads the row's header, not the document.
  */
-function withinBudget(from: ReadSource, seqs: readonly number[], hide: readonly string[], maxBytes: number): void {
-  const all = from.stmt(`SELECT total(length(doc)) AS n FROM ${from.table} WHERE seq IN (SELECT value FROM json_each(?))`).get(JSON.stringify(seqs)) as { n: number };
-  if (all.n <= maxBytes) return;
-  let sizes = storedSizes(from, seqs, 'length(doc)', []);
-  if (hide.length > 0) {
-    sizes = storedSizes(from, seqs, `length(jsonb_remove(doc${hide.map(() => ', ?').join('')}))`, hide.map(jsonPath));
-    if (sum(sizes) <= maxBytes) return;
-  }
+function fitting(from: ReadSource, seqs: readonly number[], hide: readonly string[], maxBytes: number): number {
+  const sizes = storedSizes(from, seqs, hide.length > 0 ? `length(jsonb_remove(doc${hide.map(() => ', ?').join('')}))` : 'length(doc)', hide.map(jsonPath));
   let fits = 0;
   let used = 0;
   for (const n of sizes) {
@@ -86,17 +84,11 @@ function withinBudget(from: ReadSource, seqs: readonly number[], hide: readonly 
     used += n;
     fits += 1;
   }
-  throw new PageTooLargeError(maxBytes, fits);
+  return fits;
 }
 
 function storedSizes(from: ReadSource, seqs: readonly number[], size: string, params: readonly string[]): number[] {
   const rows = from.stmt(`SELECT seq, ${size} AS n FROM ${from.table} WHERE seq IN (SELECT value FROM json_each(?))`).all(...params, JSON.stringify(seqs)) as Array<{ seq: number; n: number }>;
   const bySeq = new Map(rows.map((r) => [r.seq, r.n]));
   return seqs.map((s) => bySeq.get(s) ?? 0);
-}
-
-function sum(values: readonly number[]): number {
-  let total = 0;
-  for (const v of values) total += v;
-  return total;
 }

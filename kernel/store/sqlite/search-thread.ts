@@ -211,7 +211,7 @@ export class SearchThread {
   /** `caller`: whose turn the search takes (search-turns.ts); callers' ids, or one name for the service's own. */
   async searchJson(collection: string, query: SearchQuery, hide: readonly string[], caller: string): Promise<JsonSearchResult> {
     // What the read path uses and nothing more: a caller's request also carries its document type, which is large.
-    const page: SearchQuery = { where: query.where, sort: query.sort, skip: query.skip, limit: query.limit, ...(query.maxBytes === undefined ? {} : { maxBytes: query.maxBytes }) };
+    const page: SearchQuery = { where: query.where, sort: query.sort, skip: query.skip, limit: query.limit, ...(query.maxBytes === undefined ? {} : { maxBytes: query.maxBytes, shorten: query.shorten === true }) };
     const answer = await this.run(collection, { kind: 'page', query: page, hide }, caller);
     return { json: bytesOf(answer.json), count: answer.count ?? 0, total: answer.total ?? 0 };
   }

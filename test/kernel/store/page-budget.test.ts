@@ -2,7 +2,8 @@
  * A page a caller asks for carries a byte budget (`maxBytes`, from the
  * config's `search.maxPageMb`). Past it the store refuses the page before it
  * reads a document, and says how many of the page's first documents fit; the
- * code's own walks, which leave the budget out, read as before. Runs on the
+ * code's own walks either leave the budget out and read as before, or ask to
+ * be given the documents that fit. Runs on the
  * embedded store on the event loop and on its search thread, and on MongoDB
  * when MONGO_URL is set.
  */
@@ -91,6 +92,14 @@ for (const factory of searchStoreFactories()) {
       assert.equal((await store.collection('jobs').findPage(query(0, COUNT))).length, COUNT);
     });
 
+    test('a walk that asks to shorten is given the documents that fit, and always one', async () => {
+      const jobs = store.collection('jobs');
+      const shortened = await jobs.findPage({ ...query(2, COUNT, 3.5 * BLOB), shorten: true });
+      assert.deepEqual(shortened.map((d) => d['_id']), [id(2), id(3), id(4)]);
+      assert.deepEqual((await jobs.findPage({ ...query(7, COUNT, 100), shorten: true })).map((d) => d['_id']), [id(7)]);
+      assert.equal((await jobs.findPage({ ...query(0, COUNT, 20 * BLOB), shorten: true })).length, COUNT, 'a page within the budget is whole');
+    });
+
     test('whatever the page and budget: either the page is served, or exactly the number named fits', async () => {
       const jobs = store.collection('jobs');
       await fc.assert(
@@ -104,6 +113,8 @@ for (const factory of searchStoreFactories()) {
             fits = refusedFitting(err);
           }
           assert.ok(fits < limit, `${fits} of ${limit} fit`);
+          // A walk that shortens is given exactly that prefix.
+          assert.deepEqual((await jobs.findPage({ ...query(skip, limit, budget), shorten: true })).map((d) => d['_id']), docs.slice(skip, skip + fits).map((d) => d._id));
           // The way out the refusal names works, and asking for one more is refused again.
           assert.equal((await jobs.search(query(skip, fits, budget))).docs.length, fits);
           if (fits >= 1) assert.equal(await fitsOf(jobs.search(query(skip, fits + 1, budget))), fits);
