@@ -88,7 +88,8 @@ function triggerName(collection: string, suffix: string): string {
   return quoteIdent(`${collection}__values_${suffix}`);
 }
 
-function createTriggers(db: Database, collection: string, spec: CounterSpec): void {
+/** The delete and update triggers of a collection's counters, as CREATE statements: the same text every time. */
+function triggerSql(collection: string, spec: CounterSpec): Record<(typeof TRIGGERS)[number], string> {
   const table = quoteIdent(collection);
   const coll = quoteText(collection);
   const counted = (row: string): string => `${row}.seq <= (SELECT upto FROM _counter_state WHERE coll = ${coll})`;
@@ -97,14 +98,34 @@ function createTriggers(db: Database, collection: string, spec: CounterSpec): vo
     return `UPDATE _value_counts SET n = n - 1 WHERE coll = ${coll} AND ${removed};
     DELETE FROM _value_counts WHERE coll = ${coll} AND n = 0 AND ${removed};`;
   };
-  db.exec(`CREATE TRIGGER ${triggerName(collection, 'ad')} AFTER DELETE ON ${table} WHEN ${counted('old')} BEGIN ${remove('true')} END`);
-  // An update moves a row from its old values to its new ones; unchanged values stay put.
-  db.exec(`CREATE TRIGGER ${triggerName(collection, 'au')} AFTER UPDATE OF doc ON ${table} WHEN ${counted('old')} BEGIN
+  // Every bucket is a function of its column, so a row whose counted columns are all unchanged keeps its buckets:
+  // most updates (a job's progress, a task's groups) change none, and need not build and compare them.
+  const changed = [...spec.exact, ...spec.epoch].map((p) => `old.${quoteIdent(columnName(p))} IS NOT new.${quoteIdent(columnName(p))}`).join(' OR ');
+  return {
+    ad: `CREATE TRIGGER ${triggerName(collection, 'ad')} AFTER DELETE ON ${table} WHEN ${counted('old')} BEGIN ${remove('true')} END`,
+    // An update moves a row from its old values to its new ones; unchanged values stay put.
+    au: `CREATE TRIGGER ${triggerName(collection, 'au')} AFTER UPDATE OF doc ON ${table} WHEN ${counted('old')} AND (${changed}) BEGIN
     ${remove(`v IS NOT NULL AND (k, v) NOT IN (SELECT k, v FROM (${pairs(spec, 'new')}) WHERE v IS NOT NULL)`)}
     INSERT INTO _value_counts (coll, field, bucket, n)
       SELECT ${coll}, k, v, 1 FROM (${pairs(spec, 'new')}) WHERE v IS NOT NULL AND (k, v) NOT IN (SELECT k, v FROM (${pairs(spec, 'old')}) WHERE v IS NOT NULL)
       ON CONFLICT (coll, field, bucket) DO UPDATE SET n = n + 1;
-  END`);
+  END`,
+  };
+}
+
+/**
+ * Creates the triggers that are missing and replaces those of an earlier version (the update trigger without its
+ * test for changed columns); both versions keep the same counts, so the counts stay as they are.
+ */
+function writeTriggers(db: Database, collection: string, spec: CounterSpec): void {
+  const sql = triggerSql(collection, spec);
+  for (const suffix of TRIGGERS) {
+    const name = `${collection}__values_${suffix}`;
+    const present = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(name) as { sql: string } | undefined;
+    if (present?.sql === sql[suffix]) continue;
+    db.exec(`DROP TRIGGER IF EXISTS ${triggerName(collection, suffix)}`);
+    db.exec(sql[suffix]);
+  }
 }
 
 /**
@@ -124,11 +145,14 @@ export function ensureValueCounters(db: Database, collection: string): void {
   const present = (db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name IN (SELECT value FROM json_each(?))`).get(JSON.stringify(names)) as { n: number }).n;
   // Counts so far are exact either way: the old trigger counted every insert up to this transaction.
   db.exec(`DROP TRIGGER IF EXISTS ${triggerName(collection, OLD_INSERT_TRIGGER)}`);
-  if (state?.spec === wanted && present === TRIGGERS.length) return;
+  if (state?.spec === wanted && present === TRIGGERS.length) {
+    writeTriggers(db, collection, spec);
+    return;
+  }
   for (const suffix of TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${triggerName(collection, suffix)}`);
   db.prepare(`DELETE FROM _value_counts WHERE coll = ?`).run(collection);
   db.prepare(`INSERT OR REPLACE INTO _counter_state (coll, upto, spec) VALUES (?, 0, ?)`).run(collection, wanted);
-  createTriggers(db, collection, spec);
+  writeTriggers(db, collection, spec);
 }
 
 /** Rows above `seq` and at or below the back-fill mark, grouped per counter and added: counted as one batch. */

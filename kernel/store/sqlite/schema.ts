@@ -100,10 +100,31 @@ function createTextIndex(db: Database, collection: string, path: string): void {
       INSERT INTO ${fts} (rowid, body) VALUES (new.seq, new.${col}); END`);
     db.exec(`CREATE TRIGGER ${trigger('ad')} AFTER DELETE ON ${table} BEGIN
       DELETE FROM ${fts} WHERE rowid = old.seq; END`);
-    db.exec(`CREATE TRIGGER ${trigger('au')} AFTER UPDATE OF doc ON ${table} BEGIN
-      DELETE FROM ${fts} WHERE rowid = old.seq;
-      INSERT INTO ${fts} (rowid, body) SELECT new.seq, new.${col} WHERE typeof(new.${col}) = 'text'; END`);
+    db.exec(textUpdateTrigger(collection, path));
   })();
+}
+
+/**
+ * The text index follows a document's text when it changes, and only then: most updates (a job's progress) leave
+ * it as it was, and rewriting its entry anyway cost a delete and an insert in FTS5 and left a tombstone each time.
+ */
+function textUpdateTrigger(collection: string, path: string): string {
+  const fts = quoteIdent(ftsTable(collection));
+  const col = quoteIdent(columnName(path));
+  return `CREATE TRIGGER ${quoteIdent(`${collection}__fts_au`)} AFTER UPDATE OF doc ON ${quoteIdent(collection)} WHEN old.${col} IS NOT new.${col} BEGIN
+      DELETE FROM ${fts} WHERE rowid = old.seq;
+      INSERT INTO ${fts} (rowid, body) SELECT new.seq, new.${col} WHERE typeof(new.${col}) = 'text'; END`;
+}
+
+/** A store made before keeps its text index and gets this version's update trigger, which keeps the same entries. */
+export function refreshTextTrigger(db: Database, spec: CollectionSpec): void {
+  const text = spec.indexes.flatMap((ix) => keyParts(ix)).find(([, dir]) => dir === 'text');
+  if (!text || !hasTextIndex(db, spec.name)) return;
+  const wanted = textUpdateTrigger(spec.name, text[0]);
+  const present = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(`${spec.name}__fts_au`) as { sql: string } | undefined;
+  if (present?.sql === wanted) return;
+  db.exec(`DROP TRIGGER IF EXISTS ${quoteIdent(`${spec.name}__fts_au`)}`);
+  db.exec(wanted);
 }
 
 /** Present only when the FTS table and all three triggers that keep it current exist. */

@@ -18,7 +18,7 @@ import { storeError } from './store-errors.ts';
 import { backfillAll, ensureValueCounters } from './counters.ts';
 import { TEXT_TIDY_DEFAULTS } from './text-tidy.ts';
 import type { TextTidyOptions } from './text-tidy.ts';
-import { createIndex, createTable, ensureChangeMark, ensureRowCounter } from './schema.ts';
+import { createIndex, createTable, ensureChangeMark, ensureRowCounter, refreshTextTrigger } from './schema.ts';
 import { CheckpointThread } from './checkpoint-thread.ts';
 import { SearchThread } from './search-thread.ts';
 import { walFileBytes } from './wal-length.ts';
@@ -153,6 +153,7 @@ export class SqliteStore implements Store {
         if (createTable(db, spec)) for (const ix of spec.indexes) createIndex(db, spec.name, ix);
         ensureRowCounter(db, spec.name);
         ensureValueCounters(db, spec.name);
+        refreshTextTrigger(db, spec);
         if (spec.changeMarked === true) ensureChangeMark(db, spec.name);
       }
     }).immediate();
