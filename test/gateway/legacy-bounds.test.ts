@@ -5,7 +5,9 @@
  * pages within the bound is served. Real gateway, real core, 30 jobs, a bound
  * of 10 and pages of 4. What one call reads is bounded in bytes too
  * (`gateway.legacyMaxMb`): 30 jobs of 0.75 MB, read four at a time by a
- * second gateway, pass its 16 MiB on the seventh page.
+ * second gateway, pass its 16 MiB on the seventh page. The core refuses a
+ * page past its own 16 MiB (`search.maxPageMb`); a third gateway, asking
+ * for pages of 100, reads the same jobs in smaller pages instead.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +22,7 @@ import { newObjectId } from '../../kernel/store/ids.ts';
 let core: RunningCore;
 let gw: RunningGateway;
 let small: RunningGateway;
+let roomy: RunningGateway;
 let headers: Record<string, string>;
 const JOBS = 30;
 const BLOB = 750_000;
@@ -29,12 +32,14 @@ before(async () => {
   await store.collection('jobs').insertMany(Array.from({ length: JOBS }, (_, i) => ({ ...jobs[i % jobs.length]!, _id: newObjectId(), name: `bounded-${i}` })));
   const blob = 'h'.repeat(BLOB);
   await store.collection('jobs').insertMany(Array.from({ length: JOBS }, (_, i) => ({ ...jobs[i % jobs.length]!, _id: newObjectId(), name: `heavy-${i}`, variables: { blob } })));
-  core = await startCore(store);
+  core = await startCore(store, { SEARCH_MAX_PAGE_MB: '16' });
   gw = await startGateway(core.url, { GATEWAY_LEGACY_MAX_RECORDS: '10', GATEWAY_UPSTREAM_PAGE_MAX: '4' });
   small = await startGateway(core.url, { GATEWAY_LEGACY_MAX_MB: '16', GATEWAY_UPSTREAM_PAGE_MAX: '4' });
+  roomy = await startGateway(core.url);
   headers = { authorization: `Bearer ${core.adminToken}`, 'content-type': 'application/json' };
 });
 after(async () => {
+  await roomy.close();
   await small.close();
   await gw.close();
   await core.close();
@@ -73,4 +78,13 @@ test('a read that would hold more than its bytes is the legacy error naming the 
   assert.equal((paged.body as { results: unknown[] }).results.length, 12);
   // The gateway still reaches its upstream: the abandoned answer closed its own socket and no other.
   assert.equal((await search({ limit: 10 })).status, 200);
+});
+
+test('a page the core refuses as too large is read again in smaller pages: the legacy caller gets every record', async () => {
+  const res = await request(`${roomy.url}/workflow_engine/jobs/search`, { method: 'POST', headers, body: JSON.stringify({ options: { query: { name: { $regex: '^heavy-' } }, limit: 0 } }) });
+  assert.equal(res.status, 200, String(res.body).slice(0, 300));
+  const body = res.body as { results: Array<{ name: string; variables: { blob: string } }>; total: number };
+  assert.equal(body.total, JOBS);
+  assert.equal(new Set(body.results.map((j) => j.name)).size, JOBS);
+  assert.ok(body.results.every((j) => j.variables.blob.length === BLOB));
 });

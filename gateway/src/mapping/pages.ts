@@ -10,6 +10,7 @@
  * (docs/gateway.md, "Paging").
  */
 
+import { AppError } from '../../../kernel/index.ts';
 import { LegacyFailure } from './run.ts';
 
 /** One page as the upstream answered it. */
@@ -52,18 +53,33 @@ export function nextSkipOf(metadata: unknown): number | null | undefined {
   return next === null ? null : typeof next === 'number' && Number.isSafeInteger(next) ? next : undefined;
 }
 
+/** The upstream's 400 naming `limit`, as legacyError() passed it on: its page size, not the caller's query, was refused. */
+function refusedPageSize(err: unknown): boolean {
+  return err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.details.some((d) => d.parameter === 'limit');
+}
+
 /** A read that would answer more records than the gateway holds at once: refused with the count and the way out. */
 function tooMany(count: number, max: number): LegacyFailure {
   return new LegacyFailure(`This call would answer ${count} records; the gateway answers at most ${max} at once (gateway.legacyMaxRecords). Page with skip and limit, or narrow the query`);
 }
 
 export async function readPages(paged: PagedRead): Promise<PagedResult> {
-  const { pageMax, maxRecords } = paged.paging;
+  const { maxRecords } = paged.paging;
+  let pageMax = paged.paging.pageMax;
   const items: unknown[] = [];
   let total = 0;
   for (let at = paged.skip; ; ) {
     const want = paged.limit === null ? pageMax : Math.min(pageMax, paged.limit - items.length);
-    const page = await paged.read(at, want);
+    let page: UpstreamPage;
+    try {
+      page = await paged.read(at, want);
+    } catch (err) {
+      // The page the gateway chose was too much for the upstream (our core's byte budget per page, or its largest
+      // limit): the caller asked for records, not for that page, so the same records are read in smaller pages.
+      if (want <= 1 || !refusedPageSize(err)) throw err;
+      pageMax = Math.max(1, Math.floor(want / 2));
+      continue;
+    }
     total = page.total;
     // Known from the first page's total, so a read too large is refused before the rest is fetched; a lookup
     // that stops at its first match (`enough`) is judged by what it holds.

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextSkipOf, readPages } from '../../../gateway/src/mapping/pages.ts';
 import type { UpstreamPage } from '../../../gateway/src/mapping/pages.ts';
+import { AppError } from '../../../kernel/errors.ts';
 
 const RECORDS = Array.from({ length: 11 }, (_, i) => i);
 
@@ -82,4 +83,33 @@ test('nextSkipOf reads a number, null, or nothing from the search metadata', () 
   assert.equal(nextSkipOf({}), undefined);
   assert.equal(nextSkipOf({ nextPageSkip: '25' }), undefined);
   assert.equal(nextSkipOf(null), undefined);
+});
+
+/** An upstream that refuses, as our core does past its byte budget, any page of more than `fits` records. */
+function refusing(fits: number) {
+  const up = upstream(100);
+  const read = async (skip: number, limit: number): Promise<UpstreamPage> => {
+    if (limit > fits) {
+      up.asked.push([skip, limit]);
+      throw new AppError(500, 'VALIDATION_FAILED', `ask for at most ${fits} (limit=${fits})`, [{ parameter: 'limit', message: 'too large' }]);
+    }
+    return up.read(skip, limit);
+  };
+  return { read, asked: up.asked };
+}
+
+test('a page size the upstream refuses is halved until it is taken, and every record is read in pages of that size', async () => {
+  const up = refusing(3);
+  const { items, total } = await readPages({ skip: 1, limit: null, paging: { pageMax: 16, maxRecords: 1000 }, read: up.read });
+  assert.deepEqual(items, RECORDS.slice(1));
+  assert.equal(total, RECORDS.length);
+  assert.deepEqual(up.asked, [[1, 16], [1, 8], [1, 4], [1, 2], [3, 2], [5, 2], [7, 2], [9, 2]]);
+});
+
+test('a refusal of one record, or of anything but the page size, ends the read with the upstream\'s error', async () => {
+  await assert.rejects(readPages({ skip: 0, limit: null, paging: { pageMax: 4, maxRecords: 1000 }, read: refusing(0).read }), /ask for at most 0/);
+  const other = async (): Promise<UpstreamPage> => {
+    throw new AppError(500, 'VALIDATION_FAILED', 'Invalid search: sort is not a field', [{ parameter: 'sort', message: 'is not a field' }]);
+  };
+  await assert.rejects(readPages({ skip: 0, limit: null, paging: { pageMax: 4, maxRecords: 1000 }, read: other }), /sort is not a field/);
 });
