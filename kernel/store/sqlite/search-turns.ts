@@ -5,7 +5,11 @@
  * caller has a lane of their own, and the lanes take turns: a caller's next
  * search waits at most one search from each other caller who is waiting.
  * Each caller may hold a share of the bound (queued and at the thread), so
- * the rest of it stays open to the others.
+ * the rest of it stays open to the others. A few callers together could
+ * still fill the bound; past it a caller who holds nothing is still taken,
+ * one search, up to twice the bound, so filling it shuts out nobody who is
+ * not already waiting (four accounts used to be enough, now it takes as many
+ * accounts more as the bound).
  */
 
 /** Why a search was not taken: the bound for everyone, or the caller's own share of it. */
@@ -35,9 +39,9 @@ export class SearchTurns<T> {
 
   /** Queues `item` in `caller`'s lane, or says why not. */
   push(caller: string, item: T): Refusal | null {
-    if (this.heldAll >= this.maxHeld) return { reason: 'full', held: this.heldAll };
     const mine = this.heldBy.get(caller) ?? 0;
     if (mine >= this.maxHeldPerCaller) return { reason: 'share', held: mine };
+    if (this.heldAll >= this.maxHeld && (mine > 0 || this.heldAll >= 2 * this.maxHeld)) return { reason: 'full', held: this.heldAll };
     this.heldBy.set(caller, mine + 1);
     this.heldAll += 1;
     this.queued += 1;
