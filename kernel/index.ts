@@ -77,7 +77,7 @@ export { SqliteStore } from './store/sqlite/store.ts';
 export { DuplicateKeyError } from './store/types.ts';
 export type { Doc, DocCollection, SearchQuery, SearchThreadChange, SearchThreadStatus, Store, WriteOp } from './store/types.ts';
 export type { StoreEvents } from './store/open.ts';
-export { pageDocs } from './store/json-page.ts';
+export { adoptRoomy, enveloped, pageDocs, roomyBytes } from './store/json-page.ts';
 export type { FileEntry as ArchiveFileEntry } from './archive/files.ts';
 export { isPlainObject, isPrototypeKey, ownProperty, prototypeSegment, setOwn } from './objects.ts';
 export { isObjectId, OBJECT_ID } from './store/ids.ts';

@@ -3,6 +3,7 @@
  * document parsed or printed again (search-service.ts decides when a page may
  * pass through this way).
  */
+import { enveloped } from '../../../kernel/index.ts';
 import type { PageMetadata } from './search-service.ts';
 
 /**
@@ -10,10 +11,9 @@ import type { PageMetadata } from './search-service.ts';
  * parsed documents, in UTF-8: the documents' bytes, already joined by commas,
  * between the envelope's head and tail. The store makes those bytes (on its
  * search thread, with SQLite), so the event loop neither copies the documents'
- * texts nor encodes them (BENCHMARKS.md, "The twenty-first session").
+ * texts nor encodes them (BENCHMARKS.md, "The twenty-first session"), and
+ * the envelope is written in the room the store left around them.
  */
 export function pageJson(message: string, docs: Buffer, metadata: PageMetadata): Buffer {
-  const head = Buffer.from(`{"message":${JSON.stringify(message)},"data":[`);
-  const tail = Buffer.from(`],"metadata":${JSON.stringify(metadata)}}`);
-  return Buffer.concat([head, docs, tail]);
+  return enveloped(`{"message":${JSON.stringify(message)},"data":[`, docs, `],"metadata":${JSON.stringify(metadata)}}`);
 }

@@ -11,6 +11,7 @@ import type { TextTidyOptions } from './text-tidy.ts';
 import { CollectionTotals } from './collection-totals.ts';
 import { compareIndexes } from './index-status.ts';
 import { SqlCompiler } from './compile.ts';
+import { roomyBytes } from '../json-page.ts';
 import { readPage } from './page-read.ts';
 import type { ReadSource } from './page-read.ts';
 import { readSpans } from './span-read.ts';
@@ -204,13 +205,11 @@ export class SqliteCollection implements DocCollection {
 
   /**
    * `searchJson` on this connection's thread. The bytes have an ArrayBuffer of their own, never Node's shared
-   * pool, so the search thread can hand them over without a copy.
+   * pool, so the search thread can hand them over without a copy, with room for an answer's envelope (json-page.ts).
    */
   searchJsonHere(query: SearchQuery, hide: readonly string[]): JsonSearchResult {
     const page = readPage(this.source, query, hide, (doc) => doc);
-    const text = page.docs.join(',');
-    const json = Buffer.from(new ArrayBuffer(Buffer.byteLength(text)));
-    json.write(text);
+    const json = roomyBytes(page.docs.join(','));
     return { json, count: page.docs.length, total: page.total };
   }
 

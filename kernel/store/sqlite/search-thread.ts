@@ -24,6 +24,7 @@ import type { ErrorCode, ErrorDetail } from '../../errors.ts';
 import type { CollectionSpec } from '../collections.ts';
 import type { Condition } from '../../search/conditions.ts';
 import type { JsonSearchResult, SearchQuery, SearchThreadChange, SearchThreadStatus, SpanTotal } from '../types.ts';
+import { adoptRoomy } from '../json-page.ts';
 import { storeError } from './store-errors.ts';
 import { SearchTurns } from './search-turns.ts';
 
@@ -92,7 +93,7 @@ function rebuilt(error: NonNullable<SearchThreadAnswer['error']>): unknown {
 
 /** The page's bytes as a Buffer over the memory handed over, without a copy. */
 function bytesOf(json: Uint8Array | undefined): Buffer {
-  return json ? Buffer.from(json.buffer, json.byteOffset, json.byteLength) : Buffer.alloc(0);
+  return json ? adoptRoomy(Buffer.from(json.buffer, json.byteOffset, json.byteLength)) : Buffer.alloc(0);
 }
 
 /** A thread that lived this long before it died was healthy: the next restart is at once, not after a wait. */
