@@ -3,6 +3,7 @@
  * searches, sorts or indexes is a virtual generated column over the stored
  * JSON, so indexes can be declared on it and queries read it by name.
  */
+import type { Database } from 'better-sqlite3';
 import type { CollectionSpec } from '../collections.ts';
 import { keyParts } from '../collections.ts';
 
@@ -57,4 +58,16 @@ export function fieldSql(columns: ReadonlySet<string>, path: string): string {
 
 export function ftsTable(collection: string): string {
   return `${collection}__fts`;
+}
+
+/**
+ * The trigger `name` as `sql` creates it: created when missing, replaced when it was created from other text (an
+ * earlier version's), left alone when it is the same. For triggers whose versions keep the same state, so that a
+ * store made before is upgraded at open without rebuilding what they keep.
+ */
+export function ensureTrigger(db: Database, name: string, sql: string): void {
+  const present = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(name) as { sql: string } | undefined;
+  if (present?.sql === sql) return;
+  db.exec(`DROP TRIGGER IF EXISTS ${quoteIdent(name)}`);
+  db.exec(sql);
 }

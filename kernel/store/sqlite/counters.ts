@@ -17,7 +17,7 @@
  * mark has passed every row.
  */
 import type { Database } from 'better-sqlite3';
-import { columnName, quoteIdent, quoteText } from './columns.ts';
+import { columnName, ensureTrigger, quoteIdent, quoteText } from './columns.ts';
 
 /** The mark once every row is counted: every write is counted from then on. */
 export const ALL_ROWS = 9223372036854775807n;
@@ -119,13 +119,7 @@ function triggerSql(collection: string, spec: CounterSpec): Record<(typeof TRIGG
  */
 function writeTriggers(db: Database, collection: string, spec: CounterSpec): void {
   const sql = triggerSql(collection, spec);
-  for (const suffix of TRIGGERS) {
-    const name = `${collection}__values_${suffix}`;
-    const present = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(name) as { sql: string } | undefined;
-    if (present?.sql === sql[suffix]) continue;
-    db.exec(`DROP TRIGGER IF EXISTS ${triggerName(collection, suffix)}`);
-    db.exec(sql[suffix]);
-  }
+  for (const suffix of TRIGGERS) ensureTrigger(db, `${collection}__values_${suffix}`, sql[suffix]);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Database } from 'better-sqlite3';
 import type { CollectionSpec } from '../collections.ts';
 import { keyParts } from '../collections.ts';
 import type { IndexDescription } from '../types.ts';
-import { columnName, ftsTable, generatedPaths, jsonPath, quoteIdent, quoteText } from './columns.ts';
+import { columnName, ensureTrigger, ftsTable, generatedPaths, jsonPath, quoteIdent, quoteText } from './columns.ts';
 
 function generatedColumn(path: string): string {
   return `${quoteIdent(columnName(path))} GENERATED ALWAYS AS (json_extract(doc, '${jsonPath(path)}')) VIRTUAL`;
@@ -120,11 +120,7 @@ function textUpdateTrigger(collection: string, path: string): string {
 export function refreshTextTrigger(db: Database, spec: CollectionSpec): void {
   const text = spec.indexes.flatMap((ix) => keyParts(ix)).find(([, dir]) => dir === 'text');
   if (!text || !hasTextIndex(db, spec.name)) return;
-  const wanted = textUpdateTrigger(spec.name, text[0]);
-  const present = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).get(`${spec.name}__fts_au`) as { sql: string } | undefined;
-  if (present?.sql === wanted) return;
-  db.exec(`DROP TRIGGER IF EXISTS ${quoteIdent(`${spec.name}__fts_au`)}`);
-  db.exec(wanted);
+  ensureTrigger(db, `${spec.name}__fts_au`, textUpdateTrigger(spec.name, text[0]));
 }
 
 /** Present only when the FTS table and all three triggers that keep it current exist. */

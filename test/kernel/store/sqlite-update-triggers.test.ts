@@ -9,8 +9,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { jobs as jobType } from '../../../kernel/search/fields.ts';
@@ -19,16 +17,17 @@ import { SqliteStore } from '../../../kernel/store/sqlite/store.ts';
 import type { Doc } from '../../../kernel/store/types.ts';
 import { CORE_COLLECTIONS } from '../../../core/src/store/collections.ts';
 import { TEST_LIMITS } from '../../helpers/search-fixture.ts';
+import { tempDir } from '../../faults/support.ts';
 
 const STATUSES = ['running', 'complete', 'error'];
 const job = (n: number): Doc => ({ _id: n.toString(16).padStart(24, '0'), name: `job ${n % 5}`, status: STATUSES[n % 3], description: `router ${n % 2 === 0 ? 'upgrade' : 'audit'} ${n}`, groups: ['g1'], metrics: { start_time: 1_700_000_000_000 + n * 60_000 } });
 
 async function inDir(fn: (dir: string, file: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'iap-update-triggers-'));
+  const dir = tempDir('update-triggers');
   try {
-    await fn(dir, join(dir, 'iap.sqlite'));
+    await fn(dir.path, join(dir.path, 'iap.sqlite'));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    dir.remove();
   }
 }
 
